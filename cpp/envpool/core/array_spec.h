@@ -1,0 +1,72 @@
+// Describes one per-env array: its name, element type, shape and bounds.
+#ifndef ENVPOOL_CORE_ARRAY_SPEC_H_
+#define ENVPOOL_CORE_ARRAY_SPEC_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "envpool/core/dtype.h"
+
+namespace envpool {
+
+struct ArraySpec {
+  std::string name;
+  DType dtype = DType::kFloat32;
+  // Shape of one env's array; the batch dimension is added by the engine.
+  std::vector<std::int64_t> shape;
+  // Bounds: empty for unbounded, one value for every element, or one value
+  // per element (row-major).
+  std::vector<double> low;
+  std::vector<double> high;
+
+  std::size_t NumElements() const {
+    std::size_t n = 1;
+    for (auto d : shape) {
+      n *= static_cast<std::size_t>(d);
+    }
+    return n;
+  }
+  std::size_t NumBytes() const { return NumElements() * DTypeSize(dtype); }
+
+  bool operator==(const ArraySpec&) const = default;
+};
+
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+
+template <ArrayElement T>
+ArraySpec MakeArray(std::string name, std::vector<std::int64_t> shape,
+                    std::vector<double> low = {},
+                    std::vector<double> high = {}) {
+  return ArraySpec{std::move(name), kDTypeOf<T>, std::move(shape),
+                   std::move(low), std::move(high)};
+}
+
+// A discrete choice among `n` values start, ..., start + n - 1.
+template <ArrayElement T = std::int64_t>
+ArraySpec MakeDiscrete(std::string name, std::int64_t n,
+                       std::int64_t start = 0) {
+  return ArraySpec{std::move(name),
+                   kDTypeOf<T>,
+                   {},
+                   {static_cast<double>(start)},
+                   {static_cast<double>(start + n - 1)}};
+}
+
+// What an environment exchanges with the engine. `info` arrays are returned
+// to Python in the info dict under their names.
+struct EnvSpec {
+  ArraySpec obs;
+  ArraySpec action;
+  std::vector<ArraySpec> info;
+
+  bool operator==(const EnvSpec&) const = default;
+};
+
+}  // namespace envpool
+
+#endif  // ENVPOOL_CORE_ARRAY_SPEC_H_

@@ -1,0 +1,768 @@
+// The engine: runs many envs of one type on a pool of threads and hands their
+// results back in batches.
+//
+// Sync mode (batch_size == num_envs): Send() starts a round over a list of
+// envs, cut into chunks that the workers and the receiving thread take from
+// one atomic ticket; the results come back in the order of the list.
+// Async mode (batch_size < num_envs): Send() queues envs; workers take them
+// one at a time, and each result claims the next row of the batch being
+// filled, so Recv() returns the first batch_size envs to finish.
+//
+// The caller (one thread at a time; the Python binding serialises calls)
+// owns all bookkeeping of which env is in flight. Workers only touch the envs
+// handed to them and the atomics that hand work over.
+#ifndef ENVPOOL_CORE_ENV_POOL_H_
+#define ENVPOOL_CORE_ENV_POOL_H_
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
+
+#include "envpool/core/batch.h"
+#include "envpool/core/env.h"
+#include "envpool/core/errors.h"
+#include "envpool/core/task_queue.h"
+#include "envpool/core/waiter.h"
+
+namespace envpool {
+
+enum class AutoresetMode { kNextStep, kSameStep, kDisabled };
+
+struct PoolOptions {
+  int num_envs = 1;
+  int batch_size = 0;   // 0: num_envs
+  int num_threads = 0;  // 0: min(num_envs, hardware threads)
+  std::uint64_t seed = 0;
+  int max_episode_steps = 0;  // 0: no time limit
+  AutoresetMode autoreset_mode = AutoresetMode::kNextStep;
+  int thread_affinity_offset = -1;  // < 0: no pinning
+};
+
+// A finished batch. Rows [0, size) of `buffer` hold results; the buffer goes
+// back to `pool` once its last user is done with it.
+struct Batch {
+  std::unique_ptr<BatchBuffer> buffer;
+  std::size_t size = 0;
+  std::shared_ptr<BufferPool> pool;
+};
+
+// Called now and then while a call blocks; may throw to abandon the wait.
+using InterruptCheck = std::function<void()>;
+
+template <Environment E>
+class EnvPool {
+ public:
+  using Action = typename E::Action;
+  using Scalar = ActionScalar<E>;
+
+  // `configs` holds one Config for every env, or one shared by all.
+  EnvPool(std::vector<Config> configs, PoolOptions options)
+      : options_(Validate(options, configs.size())),
+        spec_(E::Spec(configs.front())),
+        action_size_(spec_.action.NumElements()),
+        slots_(static_cast<std::size_t>(options_.num_envs)),
+        actions_(static_cast<std::size_t>(options_.num_envs) * action_size_),
+        mark_(static_cast<std::size_t>(options_.num_envs), 0),
+        queue_(static_cast<std::size_t>(options_.num_envs)) {
+    CheckActionSpec();
+    const bool final_fields =
+        options_.autoreset_mode == AutoresetMode::kSameStep;
+    const auto num_envs = static_cast<std::size_t>(options_.num_envs);
+    round_pool_ = std::make_shared<BufferPool>(spec_, num_envs, final_fields);
+    round_.ids.resize(num_envs);
+    if (!is_sync()) {
+      batch_pool_ = std::make_shared<BufferPool>(
+          spec_, static_cast<std::size_t>(options_.batch_size), final_fields);
+      ring_size_ = (num_envs + options_.batch_size - 1) / options_.batch_size +
+                   1;
+      ring_ = std::make_unique<RingEntry[]>(ring_size_);
+      for (std::size_t i = 0; i < ring_size_; ++i) {
+        ring_[i].buffer = batch_pool_->Acquire();
+      }
+    }
+    for (std::size_t i = 0; i < num_envs; ++i) {
+      slots_[i].rng.Seed(options_.seed + i);
+    }
+    BuildEnvs(configs);
+    const int num_workers =
+        is_sync() ? options_.num_threads - 1 : options_.num_threads;
+    for (int i = 0; i < num_workers; ++i) {
+      workers_.emplace_back([this, i] { WorkerLoop(i); });
+    }
+  }
+
+  ~EnvPool() { Close(); }
+  EnvPool(const EnvPool&) = delete;
+  EnvPool& operator=(const EnvPool&) = delete;
+
+  const EnvSpec& spec() const { return spec_; }
+  const PoolOptions& options() const { return options_; }
+  int num_envs() const { return options_.num_envs; }
+  int batch_size() const { return options_.batch_size; }
+  bool is_sync() const { return options_.batch_size == options_.num_envs; }
+  bool closed() const { return closed_; }
+  std::size_t action_size() const { return action_size_; }
+  // Envs sent and not yet received.
+  int num_pending() const { return num_pending_; }
+  // True while an env must be reset before it may step again.
+  bool needs_reset(int env_id) const { return slots_[env_id].needs_reset; }
+
+  // Where the caller writes env `env_id`'s next action before Send().
+  Scalar* action_row(int env_id) {
+    return actions_.data() + static_cast<std::size_t>(env_id) * action_size_;
+  }
+
+  // Throws, changing nothing, unless every env in `ids` may be sent now.
+  void CheckSend(std::span<const std::int32_t> ids, bool reset) {
+    CheckOpen();
+    if (ids.empty()) {
+      throw std::invalid_argument("no env ids given");
+    }
+    if (is_sync() && round_pending_) {
+      throw CallOrderError(
+          "the previous send() has not been received; call recv() first");
+    }
+    ++stamp_;
+    for (const std::int32_t id : ids) {
+      if (id < 0 || id >= options_.num_envs) {
+        throw std::out_of_range("env_id " + std::to_string(id) +
+                                " is out of range [0, " +
+                                std::to_string(options_.num_envs) + ")");
+      }
+      if (mark_[id] == stamp_) {
+        throw std::invalid_argument("env_id " + std::to_string(id) +
+                                    " appears twice");
+      }
+      mark_[id] = stamp_;
+      if (slots_[id].pending) {
+        throw CallOrderError("env " + std::to_string(id) +
+                             " is still in flight or its result has not "
+                             "been received; recv() it before sending it "
+                             "again");
+      }
+      if (!reset && options_.autoreset_mode == AutoresetMode::kDisabled &&
+          slots_[id].needs_reset) {
+        throw CallOrderError(
+            "env " + std::to_string(id) +
+            " has ended its episode (or was never reset) and "
+            "autoreset_mode is 'disabled'; reset it before stepping");
+      }
+    }
+  }
+
+  // Starts stepping `ids` with the actions already in their action rows.
+  // With `reset`, resets them instead, reseeding those with a seed.
+  void Send(std::span<const std::int32_t> ids, bool reset = false,
+            std::span<const std::optional<std::uint64_t>> seeds = {}) {
+    CheckSend(ids, reset);
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      EnvSlot& slot = slots_[ids[i]];
+      slot.pending = true;
+      slot.reset_requested = reset;
+      slot.seed = i < seeds.size() ? seeds[i] : std::nullopt;
+    }
+    num_pending_ += static_cast<int>(ids.size());
+    if (is_sync()) {
+      StartRound(ids);
+    } else {
+      sent_ += ids.size();
+      for (const std::int32_t id : ids) {
+        queue_.Push(id);
+      }
+      WakeWorkers();
+    }
+  }
+
+  // Waits for the next batch: in sync mode the results of the last Send(),
+  // in order; in async mode the first batch_size envs to finish.
+  Batch Recv(const InterruptCheck& interrupt = {}) {
+    CheckOpen();
+    if (is_sync()) {
+      if (!round_pending_) {
+        throw CallOrderError("recv() with nothing in flight; send() first");
+      }
+      return FinishRound(interrupt);
+    }
+    if (num_pending_ < options_.batch_size) {
+      throw CallOrderError(
+          "recv() needs batch_size=" + std::to_string(options_.batch_size) +
+          " results but only " + std::to_string(num_pending_) +
+          " envs are in flight; send() more first");
+    }
+    RingEntry& entry = ring_[next_recv_ % ring_size_];
+    const auto full = static_cast<std::size_t>(options_.batch_size);
+    Wait(recv_waiter_,
+         [&] { return entry.written.load(std::memory_order_acquire) == full; },
+         interrupt, kRecvSpin);
+    Batch batch{std::move(entry.buffer), full, batch_pool_};
+    entry.buffer = batch_pool_->Acquire();
+    entry.written.store(0, std::memory_order_relaxed);
+    ++next_recv_;
+    Received(batch);
+    return batch;
+  }
+
+  // Resets `ids` (reseeding those given a seed) and waits for them, results
+  // in order. Results still in flight are waited for and dropped first.
+  Batch Reset(std::span<const std::int32_t> ids,
+              std::span<const std::optional<std::uint64_t>> seeds,
+              const InterruptCheck& interrupt = {}) {
+    CheckOpen();
+    Drain(interrupt);
+    CheckSend(ids, true);
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      EnvSlot& slot = slots_[ids[i]];
+      slot.pending = true;
+      slot.reset_requested = true;
+      slot.seed = i < seeds.size() ? seeds[i] : std::nullopt;
+    }
+    num_pending_ += static_cast<int>(ids.size());
+    StartRound(ids);
+    return FinishRound(interrupt);
+  }
+
+  // In a child process after fork(): the workers do not exist here, so they
+  // are neither joined nor destroyed, and the pool only refuses calls.
+  void AbandonAfterFork() {
+    closed_ = true;
+    new std::vector<std::thread>(std::move(workers_));  // never joinable here
+    workers_.clear();
+  }
+
+  // Stops the workers after their current env. Idempotent.
+  void Close() {
+    if (closed_) {
+      return;
+    }
+    closed_ = true;
+    stop_.store(true, std::memory_order_seq_cst);
+    work_epoch_.fetch_add(1, std::memory_order_seq_cst);
+    work_waiter_.Notify();
+    for (auto& worker : workers_) {
+      if (worker.joinable()) {
+        worker.join();
+      }
+    }
+    workers_.clear();
+  }
+
+ private:
+  struct alignas(64) EnvSlot {
+    std::unique_ptr<E> env;
+    Rng rng;
+    std::int32_t elapsed = 0;
+    bool needs_reset = true;
+    bool reset_requested = false;
+    std::optional<std::uint64_t> seed;
+    std::string error;  // set by the thread that ran the env
+    bool pending = false;  // caller's bookkeeping
+  };
+
+  struct Round {
+    std::vector<std::int32_t> ids;
+    std::size_t size = 0;
+    std::size_t chunk = 1;
+    std::unique_ptr<BatchBuffer> buffer;
+    alignas(64) std::atomic<std::size_t> done{0};
+  };
+
+  struct RingEntry {
+    std::unique_ptr<BatchBuffer> buffer;
+    alignas(64) std::atomic<std::size_t> written{0};
+  };
+
+  // Claims rows of the async batch being filled, remembering which batch.
+  class AsyncRows final : public RowSource {
+   public:
+    explicit AsyncRows(EnvPool* pool) : pool_(pool) {}
+    std::size_t ClaimRow(BatchBuffer*& buffer) override {
+      const std::uint64_t index =
+          pool_->claim_.fetch_add(1, std::memory_order_relaxed);
+      const auto batch_size =
+          static_cast<std::uint64_t>(pool_->options_.batch_size);
+      batch_ = index / batch_size;
+      buffer = pool_->ring_[batch_ % pool_->ring_size_].buffer.get();
+      return static_cast<std::size_t>(index % batch_size);
+    }
+    std::uint64_t batch() const { return batch_; }
+
+   private:
+    EnvPool* pool_;
+    std::uint64_t batch_ = 0;
+  };
+
+  // The round ticket packs [generation:24 | chunks:20 | next chunk:20].
+  static constexpr int kChunkBits = 20;
+  static constexpr std::uint64_t kChunkMask = (1ULL << kChunkBits) - 1;
+  static constexpr int kMaxEnvs = (1 << kChunkBits) - 1;
+  static constexpr auto kWorkerSpin = std::chrono::microseconds(50);
+  static constexpr auto kRoundSpin = std::chrono::microseconds(200);
+  static constexpr auto kRecvSpin = std::chrono::microseconds(20);
+  static constexpr auto kPollEvery = std::chrono::milliseconds(50);
+
+  static PoolOptions Validate(PoolOptions options, std::size_t num_configs) {
+    if (options.num_envs < 1 || options.num_envs > kMaxEnvs) {
+      throw std::invalid_argument("num_envs must be in [1, " +
+                                  std::to_string(kMaxEnvs) + "], got " +
+                                  std::to_string(options.num_envs));
+    }
+    if (options.batch_size == 0) {
+      options.batch_size = options.num_envs;
+    }
+    if (options.batch_size < 1 || options.batch_size > options.num_envs) {
+      throw std::invalid_argument(
+          "batch_size must be in [1, num_envs=" +
+          std::to_string(options.num_envs) + "], got " +
+          std::to_string(options.batch_size));
+    }
+    if (options.num_threads < 0) {
+      throw std::invalid_argument("num_threads must be >= 0 (0 picks one per "
+                                  "core), got " +
+                                  std::to_string(options.num_threads));
+    }
+    if (options.num_threads == 0) {
+      options.num_threads = static_cast<int>(
+          std::max(1U, std::thread::hardware_concurrency()));
+    }
+    options.num_threads = std::min(options.num_threads, options.num_envs);
+    if (options.max_episode_steps < 0) {
+      throw std::invalid_argument(
+          "max_episode_steps must be >= 0 (0 means no limit), got " +
+          std::to_string(options.max_episode_steps));
+    }
+    if (num_configs != 1 &&
+        num_configs != static_cast<std::size_t>(options.num_envs)) {
+      throw std::invalid_argument(
+          "per-env options need one value per env: got " +
+          std::to_string(num_configs) + " for num_envs=" +
+          std::to_string(options.num_envs));
+    }
+    return options;
+  }
+
+  void CheckActionSpec() const {
+    const DType expected = kDTypeOf<Scalar>;
+    if (spec_.action.dtype != expected ||
+        (DiscreteAction<Action> && !spec_.action.shape.empty())) {
+      throw std::logic_error(
+          "the env's action spec does not match its Action type");
+    }
+  }
+
+  void BuildEnvs(const std::vector<Config>& configs) {
+    for (std::size_t i = 1; i < configs.size(); ++i) {
+      if (!(E::Spec(configs[i]) == spec_)) {
+        throw std::invalid_argument(
+            "per-env options of env " + std::to_string(i) +
+            " change its observation or action spec; all envs in a pool must "
+            "share one spec");
+      }
+    }
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    auto build = [&] {
+      for (std::size_t i = next++; i < slots_.size(); i = next++) {
+        try {
+          slots_[i].env = std::make_unique<E>(
+              configs.size() == 1 ? configs.front() : configs[i]);
+        } catch (...) {
+          std::lock_guard lock(error_mutex);
+          if (!error) {
+            error = std::current_exception();
+          }
+        }
+      }
+    };
+    std::vector<std::thread> builders;
+    for (int i = 1; i < options_.num_threads; ++i) {
+      builders.emplace_back(build);
+    }
+    build();
+    for (auto& builder : builders) {
+      builder.join();
+    }
+    if (error) {
+      std::rethrow_exception(error);
+    }
+  }
+
+  void CheckOpen() const {
+    if (closed_) {
+      throw CallOrderError("the pool is closed");
+    }
+  }
+
+  template <typename Ready>
+  void Wait(Waiter& waiter, Ready ready, const InterruptCheck& interrupt,
+            Waiter::Clock::duration spin) {
+    waiter.Wait(
+        ready,
+        [&] {
+          if (interrupt) {
+            interrupt();
+          }
+        },
+        spin, kPollEvery);
+  }
+
+  void WakeWorkers() {
+    work_epoch_.fetch_add(1, std::memory_order_seq_cst);
+    work_waiter_.Notify();
+  }
+
+  // Sync rounds.
+
+  void StartRound(std::span<const std::int32_t> ids) {
+    round_pending_ = true;
+    std::copy(ids.begin(), ids.end(), round_.ids.begin());
+    round_.size = ids.size();
+    const std::size_t pieces = workers_.empty()
+                                   ? 1
+                                   : static_cast<std::size_t>(
+                                         options_.num_threads) * 4;
+    round_.chunk = std::max<std::size_t>(1, (ids.size() + pieces - 1) / pieces);
+    const std::size_t chunks = (ids.size() + round_.chunk - 1) / round_.chunk;
+    round_.buffer = round_pool_->Acquire();
+    round_.done.store(0, std::memory_order_relaxed);
+    ++round_generation_;
+    round_ticket_.store(((round_generation_ & 0xFFFFFF) << (2 * kChunkBits)) |
+                            (chunks << kChunkBits),
+                        std::memory_order_release);
+    if (!workers_.empty()) {
+      WakeWorkers();
+    }
+  }
+
+  // Runs one chunk of the current round if any is left.
+  bool WorkOneChunk() {
+    std::uint64_t ticket = round_ticket_.load(std::memory_order_acquire);
+    while (true) {
+      const std::uint64_t chunks = (ticket >> kChunkBits) & kChunkMask;
+      const std::uint64_t next = ticket & kChunkMask;
+      if (next >= chunks) {
+        return false;
+      }
+      if (round_ticket_.compare_exchange_weak(ticket, ticket + 1,
+                                              std::memory_order_acq_rel,
+                                              std::memory_order_acquire)) {
+        // The round cannot finish, nor its fields change, before this chunk
+        // is counted done; nothing of it may be read after that.
+        const std::size_t size = round_.size;
+        const std::size_t begin = next * round_.chunk;
+        const std::size_t end = std::min(size, begin + round_.chunk);
+        BatchBuffer* buffer = round_.buffer.get();
+        for (std::size_t row = begin; row < end; ++row) {
+          Output out(buffer, row);
+          Process(round_.ids[row], out);
+        }
+        const std::size_t count = end - begin;
+        if (round_.done.fetch_add(count, std::memory_order_seq_cst) + count ==
+            size) {
+          round_waiter_.Notify();
+        }
+        return true;
+      }
+    }
+  }
+
+  Batch FinishRound(const InterruptCheck& interrupt) {
+    while (WorkOneChunk()) {
+    }
+    Wait(
+        round_waiter_,
+        [&] {
+          return round_.done.load(std::memory_order_acquire) == round_.size;
+        },
+        interrupt, kRoundSpin);
+    round_pending_ = false;
+    Batch batch{std::move(round_.buffer), round_.size, round_pool_};
+    Received(batch);
+    return batch;
+  }
+
+  // Waits for every env in flight and drops the results, so that a reset
+  // can start from a clean pool.
+  void Drain(const InterruptCheck& interrupt) {
+    if (is_sync()) {
+      if (round_pending_) {
+        FinishRound(interrupt);
+      }
+      return;
+    }
+    if (num_pending_ == 0) {
+      return;
+    }
+    Wait(
+        recv_waiter_,
+        [&] { return completed_.load(std::memory_order_acquire) == sent_; },
+        interrupt, kRecvSpin);
+    for (std::size_t i = 0; i < ring_size_; ++i) {
+      ring_[i].written.store(0, std::memory_order_relaxed);
+    }
+    claim_.store(0, std::memory_order_relaxed);
+    completed_.store(0, std::memory_order_relaxed);
+    sent_ = 0;
+    next_recv_ = 0;
+    num_pending_ = 0;
+    for (auto& slot : slots_) {
+      slot.pending = false;
+      if (!slot.error.empty()) {
+        slot.error.clear();
+      }
+    }
+    errors_.store(0, std::memory_order_relaxed);
+  }
+
+  // Bookkeeping once a batch is in the caller's hands; throws if an env in
+  // it failed.
+  void Received(Batch& batch) {
+    const BatchBuffer& buffer = *batch.buffer;
+    for (std::size_t row = 0; row < batch.size; ++row) {
+      slots_[buffer.At<std::int32_t>(kEnvIdField, row)].pending = false;
+    }
+    num_pending_ -= static_cast<int>(batch.size);
+    if (errors_.load(std::memory_order_acquire) == 0) {
+      return;
+    }
+    std::string message;
+    int first = -1;
+    for (std::size_t row = 0; row < batch.size; ++row) {
+      const auto id = buffer.At<std::int32_t>(kEnvIdField, row);
+      EnvSlot& slot = slots_[id];
+      if (!slot.error.empty()) {
+        if (first < 0) {
+          first = id;
+          message = slot.error;
+        }
+        slot.error.clear();
+        errors_.fetch_sub(1, std::memory_order_relaxed);
+      }
+    }
+    if (first >= 0) {
+      batch.pool->Release(std::move(batch.buffer));
+      throw EnvError(first, message);
+    }
+  }
+
+  // Workers.
+
+  void WorkerLoop(int index) {
+    Pin(index);
+    while (true) {
+      const std::uint32_t epoch =
+          work_epoch_.load(std::memory_order_seq_cst);
+      if (stop_.load(std::memory_order_acquire)) {
+        return;
+      }
+      bool worked = false;
+      while (WorkOneChunk()) {
+        worked = true;
+      }
+      if (!is_sync()) {
+        while (!stop_.load(std::memory_order_relaxed)) {
+          const auto id = queue_.TryPop();
+          if (!id) {
+            break;
+          }
+          ProcessAsync(*id);
+          worked = true;
+        }
+      }
+      if (!worked) {
+        work_waiter_.Wait(
+            [&] {
+              return work_epoch_.load(std::memory_order_seq_cst) != epoch;
+            },
+            [] {}, kWorkerSpin, kPollEvery);
+      }
+    }
+  }
+
+  void Pin(int index) const {
+#if defined(__linux__)
+    if (options_.thread_affinity_offset < 0) {
+      return;
+    }
+    const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET((options_.thread_affinity_offset + index) % cores, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+#else
+    (void)index;
+#endif
+  }
+
+  void ProcessAsync(std::int32_t env_id) {
+    AsyncRows rows(this);
+    Output out(&rows);
+    Process(env_id, out);
+    RingEntry& entry = ring_[rows.batch() % ring_size_];
+    entry.written.fetch_add(1, std::memory_order_seq_cst);
+    completed_.fetch_add(1, std::memory_order_seq_cst);
+    recv_waiter_.Notify();
+  }
+
+  // One env's reset or step, with autoreset and the time limit, written into
+  // the row `out` leads to.
+  void Process(std::int32_t env_id, Output& out) {
+    EnvSlot& slot = slots_[env_id];
+    try {
+      if (slot.reset_requested ||
+          (slot.needs_reset &&
+           options_.autoreset_mode != AutoresetMode::kDisabled)) {
+        DoReset(slot, out);
+        SetFinalMask(out, false);
+      } else {
+        DoStep(env_id, slot, out);
+      }
+    } catch (const std::exception& e) {
+      Fail(slot, out, e.what());
+    } catch (...) {
+      Fail(slot, out, "unknown C++ exception");
+    }
+    BatchBuffer& buffer = *out.Buffer();
+    const std::size_t row = out.row();
+    buffer.At<double>(kRewardField, row) = out.reward;
+    buffer.At<bool>(kTerminatedField, row) = out.terminated;
+    buffer.At<bool>(kTruncatedField, row) = out.truncated;
+    buffer.At<std::int32_t>(kEnvIdField, row) = env_id;
+    buffer.At<std::int32_t>(kElapsedStepField, row) = slot.elapsed;
+  }
+
+  void DoReset(EnvSlot& slot, Output& out) {
+    if (slot.seed) {
+      slot.rng.Seed(*slot.seed);
+      slot.seed.reset();
+    }
+    slot.reset_requested = false;
+    slot.env->Reset(slot.rng, out);
+    out.ClearResult();
+    slot.elapsed = 0;
+    slot.needs_reset = false;
+  }
+
+  void DoStep(std::int32_t env_id, EnvSlot& slot, Output& out) {
+    if constexpr (DiscreteAction<Action>) {
+      slot.env->Step(actions_[env_id], slot.rng, out);
+    } else {
+      slot.env->Step(Action(action_row(env_id), action_size_), slot.rng, out);
+    }
+    ++slot.elapsed;
+    if (options_.max_episode_steps > 0 &&
+        slot.elapsed >= options_.max_episode_steps) {
+      out.truncated = true;
+    }
+    slot.needs_reset = out.terminated || out.truncated;
+    if (options_.autoreset_mode != AutoresetMode::kSameStep) {
+      return;
+    }
+    SetFinalMask(out, slot.needs_reset);
+    if (slot.needs_reset) {
+      KeepFinal(out, slot.elapsed);
+      Output reset_out(out.Buffer(), out.row());
+      DoReset(slot, reset_out);
+    }
+  }
+
+  // Same-step autoreset: the row's mask, and a copy of the ended episode's
+  // last observation and info before the reset overwrites them.
+  void SetFinalMask(Output& out, bool ended) {
+    BatchBuffer& buffer = *out.Buffer();
+    const BatchLayout& layout = *buffer.layout;
+    if (!layout.has_final()) {
+      return;
+    }
+    const std::size_t row = out.row();
+    buffer.At<bool>(layout.final_mask(), row) = ended;
+    if (!ended) {
+      for (std::size_t f = layout.final_obs(); f < layout.final_mask(); ++f) {
+        std::memset(buffer.Row(f, row), 0, layout.field(f).row_bytes);
+      }
+    }
+  }
+
+  void KeepFinal(Output& out, std::int32_t elapsed) {
+    BatchBuffer& buffer = *out.Buffer();
+    const BatchLayout& layout = *buffer.layout;
+    const std::size_t row = out.row();
+    const std::size_t final_obs = layout.final_obs();
+    std::memcpy(buffer.Row(final_obs, row), buffer.Row(kObsField, row),
+                layout.field(kObsField).row_bytes);
+    buffer.At<std::int32_t>(final_obs + 1, row) = elapsed;
+    for (std::size_t i = 0; i < layout.num_info(); ++i) {
+      std::memcpy(buffer.Row(final_obs + 2 + i, row),
+                  buffer.Row(kFirstInfoField + i, row),
+                  layout.field(kFirstInfoField + i).row_bytes);
+    }
+  }
+
+  void Fail(EnvSlot& slot, Output& out, const char* what) {
+    slot.error = what[0] != '\0' ? what : "C++ exception without a message";
+    slot.needs_reset = true;
+    slot.reset_requested = false;
+    out.ClearResult();
+    out.row();  // the row must exist so that its batch completes
+    errors_.fetch_add(1, std::memory_order_release);
+  }
+
+  PoolOptions options_;
+  EnvSpec spec_;
+  std::size_t action_size_;
+  std::vector<EnvSlot> slots_;
+  std::vector<Scalar> actions_;
+  std::shared_ptr<BufferPool> round_pool_;
+  std::shared_ptr<BufferPool> batch_pool_;
+  std::vector<std::thread> workers_;
+  bool closed_ = false;
+  int num_pending_ = 0;
+
+  // Call-argument checks.
+  std::vector<std::uint32_t> mark_;
+  std::uint32_t stamp_ = 0;
+
+  // Sync rounds.
+  Round round_;
+  bool round_pending_ = false;
+  std::uint64_t round_generation_ = 0;
+  alignas(64) std::atomic<std::uint64_t> round_ticket_{0};
+  Waiter round_waiter_;
+
+  // Async queue and batch ring.
+  TaskQueue queue_;
+  std::size_t ring_size_ = 0;
+  std::unique_ptr<RingEntry[]> ring_;
+  alignas(64) std::atomic<std::uint64_t> claim_{0};
+  alignas(64) std::atomic<std::uint64_t> completed_{0};
+  std::uint64_t sent_ = 0;
+  std::uint64_t next_recv_ = 0;
+  Waiter recv_waiter_;
+
+  // Waking workers.
+  alignas(64) std::atomic<std::uint32_t> work_epoch_{0};
+  std::atomic<bool> stop_{false};
+  Waiter work_waiter_;
+  std::atomic<int> errors_{0};
+};
+
+}  // namespace envpool
+
+#endif  // ENVPOOL_CORE_ENV_POOL_H_

@@ -1,0 +1,421 @@
+// The Python face of one env type: a pybind11 class that owns an EnvPool.
+//
+// Register an env with one line in a pybind11 module:
+//   PYBIND11_MODULE(my_envs, m) { envpool::python::RegisterEnv<MyEnv>(m, "MyEnv"); }
+// The Python package (envpool.register) turns the class into task ids.
+#ifndef ENVPOOL_PYTHON_PY_ENV_POOL_H_
+#define ENVPOOL_PYTHON_PY_ENV_POOL_H_
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
+#endif
+
+#include "envpool/core/env.h"
+#include "envpool/core/env_pool.h"
+#include "envpool/core/errors.h"
+#include "envpool/python/py_actions.h"
+#include "envpool/python/py_config.h"
+
+namespace envpool::python {
+
+namespace py = pybind11;
+
+// Bumped in a child process after fork(); pools made before refuse calls.
+inline std::atomic<int> fork_generation{0};
+
+inline void WatchForks() {
+#if defined(__unix__) || defined(__APPLE__)
+  static const bool registered = [] {
+    pthread_atfork(nullptr, nullptr, [] { fork_generation.fetch_add(1); });
+    return true;
+  }();
+  (void)registered;
+#endif
+}
+
+inline AutoresetMode ParseAutoresetMode(const std::string& mode) {
+  if (mode == "next_step" || mode == "NextStep") {
+    return AutoresetMode::kNextStep;
+  }
+  if (mode == "same_step" || mode == "SameStep") {
+    return AutoresetMode::kSameStep;
+  }
+  if (mode == "disabled" || mode == "Disabled") {
+    return AutoresetMode::kDisabled;
+  }
+  throw py::value_error("autoreset_mode must be 'next_step', 'same_step' or "
+                        "'disabled', got '" +
+                        mode + "'");
+}
+
+// Raises KeyboardInterrupt (or whatever a signal handler raised) in a call
+// blocked without the GIL.
+inline void CheckSignals() {
+  py::gil_scoped_acquire gil;
+  if (PyErr_CheckSignals() != 0) {
+    throw py::error_already_set();
+  }
+}
+
+inline void TranslateErrors(std::exception_ptr error) {
+  try {
+    if (error) {
+      std::rethrow_exception(error);
+    }
+  } catch (const EnvError& e) {
+    py::object cls = py::module_::import("envpool.errors").attr("EnvError");
+    py::object exc = cls(e.what(), e.env_id(), e.env_message());
+    PyErr_SetObject(cls.ptr(), exc.ptr());
+  } catch (const CallOrderError& e) {
+    py::object cls =
+        py::module_::import("envpool.errors").attr("CallOrderError");
+    PyErr_SetString(cls.ptr(), e.what());
+  }
+}
+
+template <Environment E>
+class PyEnvPool {
+ public:
+  using Pool = EnvPool<E>;
+  using Scalar = typename Pool::Scalar;
+
+  PyEnvPool(const py::dict& options, int num_envs, int batch_size,
+            int num_threads, std::uint64_t seed, int max_episode_steps,
+            const std::string& autoreset_mode, int thread_affinity_offset)
+      : fork_generation_(fork_generation.load()) {
+    PoolOptions pool_options;
+    pool_options.num_envs = num_envs;
+    pool_options.batch_size = batch_size;
+    pool_options.num_threads = num_threads;
+    pool_options.seed = seed;
+    pool_options.max_episode_steps = max_episode_steps;
+    pool_options.autoreset_mode = ParseAutoresetMode(autoreset_mode);
+    pool_options.thread_affinity_offset = thread_affinity_offset;
+    if (num_envs < 1) {
+      throw py::value_error("num_envs must be >= 1, got " +
+                            std::to_string(num_envs));
+    }
+    std::vector<Config> configs =
+        MakeConfigs(E::DefaultConfig(), options, num_envs);
+    {
+      py::gil_scoped_release nogil;
+      pool_ = std::make_unique<Pool>(std::move(configs), pool_options);
+    }
+    const Pool& pool = *pool_;
+    with_final_ = pool.options().autoreset_mode == AutoresetMode::kSameStep;
+    BatchLayout layout(pool.spec(), 1, with_final_);
+    for (const auto& field : layout.fields()) {
+      dtypes_.push_back(py::dtype(std::string(DTypeName(field.spec.dtype))));
+      names_.push_back(py::str(field.spec.name));
+      shapes_.emplace_back(field.spec.shape.begin(), field.spec.shape.end());
+    }
+    num_info_ = layout.num_info();
+    if (with_final_) {
+      final_obs_ = layout.final_obs();
+      final_mask_ = layout.final_mask();
+    }
+    all_ids_.resize(static_cast<std::size_t>(num_envs));
+    for (int i = 0; i < num_envs; ++i) {
+      all_ids_[i] = i;
+    }
+  }
+
+  ~PyEnvPool() {
+    if (pool_ && fork_generation_ != fork_generation.load()) {
+      pool_->AbandonAfterFork();
+    }
+  }
+
+  static void Bind(py::module_& m, const char* name) {
+    WatchForks();
+    py::class_<PyEnvPool>(m, name)
+        .def(py::init<const py::dict&, int, int, int, std::uint64_t, int,
+                      const std::string&, int>(),
+             py::arg("options"), py::arg("num_envs"), py::arg("batch_size"),
+             py::arg("num_threads"), py::arg("seed"),
+             py::arg("max_episode_steps"), py::arg("autoreset_mode"),
+             py::arg("thread_affinity_offset"))
+        .def_static("default_config",
+                    [] { return ToPython(E::DefaultConfig()); })
+        .def_static(
+            "spec",
+            [](const py::dict& options) {
+              return ToPython(E::Spec(
+                  MakeConfigs(E::DefaultConfig(), options, 1).front()));
+            },
+            py::arg("options"))
+        .def("step", &PyEnvPool::Step, py::arg("actions"),
+             py::arg("env_ids") = py::none())
+        .def("send", &PyEnvPool::Send, py::arg("actions"),
+             py::arg("env_ids") = py::none())
+        .def("recv", &PyEnvPool::Recv)
+        .def("reset", &PyEnvPool::Reset, py::arg("env_ids") = py::none(),
+             py::arg("seeds") = py::none())
+        .def("async_reset", &PyEnvPool::AsyncReset,
+             py::arg("env_ids") = py::none(), py::arg("seeds") = py::none())
+        .def("close", &PyEnvPool::Close)
+        .def_property_readonly("closed", &PyEnvPool::closed)
+        .def_property_readonly("num_threads",
+                               [](const PyEnvPool& self) {
+                                 return self.pool_->options().num_threads;
+                               })
+        .def_property_readonly("num_pending", [](const PyEnvPool& self) {
+          return self.pool_->num_pending();
+        });
+    py::register_local_exception_translator(TranslateErrors);
+  }
+
+ private:
+  py::tuple Step(const py::object& actions, const py::object& env_ids) {
+    CheckProcess();
+    std::vector<std::int32_t> ids = ParseIds(env_ids, actions);
+    py::array array = ActionArray(actions, ids.size());
+    const RawArray raw(array);
+    Batch batch;
+    {
+      py::gil_scoped_release nogil;
+      std::lock_guard lock(call_mutex_);
+      SendLocked(raw, ids);
+      batch = pool_->Recv(CheckSignals);
+    }
+    return StepResult(std::move(batch));
+  }
+
+  void Send(const py::object& actions, const py::object& env_ids) {
+    CheckProcess();
+    std::vector<std::int32_t> ids = ParseIds(env_ids, actions);
+    py::array array = ActionArray(actions, ids.size());
+    const RawArray raw(array);
+    py::gil_scoped_release nogil;
+    std::lock_guard lock(call_mutex_);
+    SendLocked(raw, ids);
+  }
+
+  py::tuple Recv() {
+    CheckProcess();
+    Batch batch;
+    {
+      py::gil_scoped_release nogil;
+      std::lock_guard lock(call_mutex_);
+      batch = pool_->Recv(CheckSignals);
+    }
+    return StepResult(std::move(batch));
+  }
+
+  py::tuple Reset(const py::object& env_ids, const py::object& seeds) {
+    CheckProcess();
+    std::vector<std::int32_t> ids = ParseIds(env_ids);
+    std::vector<std::optional<std::uint64_t>> seed_list =
+        ParseSeeds(seeds, ids.size());
+    Batch batch;
+    {
+      py::gil_scoped_release nogil;
+      std::lock_guard lock(call_mutex_);
+      batch = pool_->Reset(ids, seed_list, CheckSignals);
+    }
+    py::tuple result = StepResult(std::move(batch), false);
+    return py::make_tuple(result[0], result[4]);
+  }
+
+  void AsyncReset(const py::object& env_ids, const py::object& seeds) {
+    CheckProcess();
+    std::vector<std::int32_t> ids = ParseIds(env_ids);
+    std::vector<std::optional<std::uint64_t>> seed_list =
+        ParseSeeds(seeds, ids.size());
+    py::gil_scoped_release nogil;
+    std::lock_guard lock(call_mutex_);
+    pool_->Send(ids, true, seed_list);
+  }
+
+  void Close() {
+    if (fork_generation_ != fork_generation.load()) {
+      pool_->AbandonAfterFork();
+      return;
+    }
+    py::gil_scoped_release nogil;
+    std::lock_guard lock(call_mutex_);
+    pool_->Close();
+  }
+
+  bool closed() const { return pool_->closed(); }
+
+  void CheckProcess() {
+    if (fork_generation_ != fork_generation.load()) {
+      pool_->AbandonAfterFork();
+      throw CallOrderError(
+          "this pool was created in the parent process before fork(); its "
+          "threads do not exist here. Create a new pool in the child");
+    }
+  }
+
+  void SendLocked(const RawArray& array, std::span<const std::int32_t> ids) {
+    pool_->CheckSend(ids, false);
+    CopyActions<Scalar>(array, pool_->spec().action, ids,
+                        [this](std::int32_t id) { return pool_->action_row(id); });
+    pool_->Send(ids);
+  }
+
+  py::array ActionArray(const py::object& actions, std::size_t n) {
+    return AsActionArray(actions, pool_->spec().action, n);
+  }
+
+  // env_ids, or every env when None. With `actions`, None in async mode is
+  // allowed only for a full batch of num_envs rows.
+  std::vector<std::int32_t> ParseIds(const py::object& env_ids,
+                                     const py::object& actions = py::none()) {
+    if (env_ids.is_none()) {
+      if (!actions.is_none() && !pool_->is_sync()) {
+        const py::ssize_t rows = py::len(actions);
+        if (rows != pool_->num_envs()) {
+          throw py::value_error(
+              "in async mode (batch_size < num_envs) pass env_id: the "
+              "info['env_id'] of the batch these actions are for");
+        }
+      }
+      return all_ids_;
+    }
+    py::array array = py::array::ensure(env_ids, py::array::c_style);
+    if (!array || (array.dtype().kind() != 'i' && array.dtype().kind() != 'u')) {
+      PyErr_Clear();
+      throw py::type_error("env_id must be an integer array or list");
+    }
+    if (array.ndim() > 1) {
+      throw py::value_error("env_id must be one-dimensional");
+    }
+    array = array.attr("astype")("int64").cast<py::array>();
+    const auto* data = static_cast<const std::int64_t*>(array.data());
+    std::vector<std::int32_t> ids(static_cast<std::size_t>(array.size()));
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (data[i] < 0 || data[i] >= pool_->num_envs()) {
+        throw py::index_error("env_id " + std::to_string(data[i]) +
+                              " is out of range [0, " +
+                              std::to_string(pool_->num_envs()) + ")");
+      }
+      ids[i] = static_cast<std::int32_t>(data[i]);
+    }
+    return ids;
+  }
+
+  // None: keep each env's generator; an int s: env i of the call gets s + i;
+  // a sequence: one seed (or None) per env of the call.
+  static std::vector<std::optional<std::uint64_t>> ParseSeeds(
+      const py::object& seeds, std::size_t n) {
+    std::vector<std::optional<std::uint64_t>> out(n);
+    if (seeds.is_none()) {
+      return out;
+    }
+    auto to_seed = [](const py::handle& value) -> std::uint64_t {
+      if (py::isinstance<py::bool_>(value) ||
+          !py::hasattr(value, "__index__")) {
+        throw py::type_error("a seed must be an int or None");
+      }
+      py::int_ as_int = py::reinterpret_steal<py::int_>(
+          PyNumber_Index(value.ptr()));
+      if (as_int < py::int_(0)) {
+        throw py::value_error("seeds must be non-negative, got " +
+                              std::string(py::str(as_int)));
+      }
+      return as_int.cast<std::uint64_t>();
+    };
+    if (py::hasattr(seeds, "__index__") && !py::isinstance<py::bool_>(seeds)) {
+      const std::uint64_t base = to_seed(seeds);
+      for (std::size_t i = 0; i < n; ++i) {
+        out[i] = base + i;
+      }
+      return out;
+    }
+    if (!py::isinstance<py::sequence>(seeds) &&
+        !py::isinstance<py::array>(seeds)) {
+      throw py::type_error("seed must be None, an int, or a list of ints");
+    }
+    auto values = py::list(seeds);
+    if (values.size() != n) {
+      throw py::value_error("got " + std::to_string(values.size()) +
+                            " seeds for " + std::to_string(n) + " envs");
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!values[i].is_none()) {
+        out[i] = to_seed(values[i]);
+      }
+    }
+    return out;
+  }
+
+  // (obs, reward, terminated, truncated, info) viewing the batch's memory;
+  // the memory goes back to the pool when the last of these arrays dies.
+  py::tuple StepResult(Batch batch, bool with_final = true) {
+    const auto n = static_cast<py::ssize_t>(batch.size);
+    BatchBuffer* raw = batch.buffer.release();
+    raw->home = std::move(batch.pool);
+    py::capsule owner(raw, [](void* p) {
+      BufferPool::GiveBack(static_cast<BatchBuffer*>(p));
+    });
+    auto array = [&](std::size_t field) {
+      std::vector<py::ssize_t> shape{n};
+      shape.insert(shape.end(), shapes_[field].begin(), shapes_[field].end());
+      return py::array(dtypes_[field], shape,
+                       static_cast<const void*>(raw->Row(field, 0)), owner);
+    };
+    py::dict info;
+    info[names_[kEnvIdField]] = array(kEnvIdField);
+    info[names_[kElapsedStepField]] = array(kElapsedStepField);
+    for (std::size_t i = 0; i < num_info_; ++i) {
+      info[names_[kFirstInfoField + i]] = array(kFirstInfoField + i);
+    }
+    if (with_final_ && with_final) {
+      py::object mask = array(final_mask_);
+      info["final_obs"] = array(final_obs_);
+      info["_final_obs"] = mask;
+      py::dict final_info;
+      final_info["elapsed_step"] = array(final_obs_ + 1);
+      final_info["_elapsed_step"] = mask;
+      for (std::size_t i = 0; i < num_info_; ++i) {
+        final_info[names_[final_obs_ + 2 + i]] = array(final_obs_ + 2 + i);
+        final_info[py::str("_") + names_[final_obs_ + 2 + i]] = mask;
+      }
+      info["final_info"] = final_info;
+      info["_final_info"] = mask;
+    }
+    return py::make_tuple(array(kObsField), array(kRewardField),
+                          array(kTerminatedField), array(kTruncatedField),
+                          info);
+  }
+
+  std::unique_ptr<Pool> pool_;
+  std::mutex call_mutex_;
+  int fork_generation_;
+  bool with_final_ = false;
+  std::size_t num_info_ = 0;
+  std::size_t final_obs_ = 0;
+  std::size_t final_mask_ = 0;
+  std::vector<py::dtype> dtypes_;
+  std::vector<py::str> names_;
+  std::vector<std::vector<py::ssize_t>> shapes_;
+  std::vector<std::int32_t> all_ids_;
+};
+
+// Exposes env type E to Python as class `name` in module `m`.
+template <typename E>
+void RegisterEnv(py::module_& m, const char* name) {
+  static_assert(CheckEnvironment<E>());
+  if constexpr (Environment<E>) {
+    PyEnvPool<E>::Bind(m, name);
+  }
+}
+
+}  // namespace envpool::python
+
+#endif  // ENVPOOL_PYTHON_PY_ENV_POOL_H_

@@ -1,0 +1,280 @@
+// Stress tests of the engine's queues, rounds and batch ring, run plain and
+// under ThreadSanitizer and AddressSanitizer + UBSan from .ci/run.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "counting_env.h"
+#include "envpool/core/env_pool.h"
+
+namespace envpool::testing {
+namespace {
+
+#define CHECK(cond)                                                   \
+  do {                                                                \
+    if (!(cond)) {                                                    \
+      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__,     \
+                   __LINE__, #cond);                                  \
+      std::exit(1);                                                   \
+    }                                                                 \
+  } while (0)
+
+using Pool = EnvPool<CountingEnv>;
+
+Config MakeConfig(int episode_length, int throw_at = -1, int sleep_us = 0) {
+  Config config = CountingEnv::DefaultConfig();
+  config.Set("episode_length", std::int64_t{episode_length});
+  config.Set("throw_at_step", std::int64_t{throw_at});
+  config.Set("max_sleep_us", std::int64_t{sleep_us});
+  return config;
+}
+
+PoolOptions Options(int num_envs, int batch_size, int num_threads,
+                    AutoresetMode mode = AutoresetMode::kNextStep) {
+  PoolOptions options;
+  options.num_envs = num_envs;
+  options.batch_size = batch_size;
+  options.num_threads = num_threads;
+  options.seed = 42;
+  options.max_episode_steps = 9;
+  options.autoreset_mode = mode;
+  return options;
+}
+
+std::vector<std::int32_t> AllIds(int n) {
+  std::vector<std::int32_t> ids(n);
+  for (int i = 0; i < n; ++i) {
+    ids[i] = i;
+  }
+  return ids;
+}
+
+std::int64_t ActionFor(int env_id, int t) { return (env_id * 7 + t) % 4; }
+
+// One env's results, as (obs[0..2], reward, terminated, truncated, elapsed).
+using Trace = std::vector<std::vector<std::int64_t>>;
+
+void Record(const Batch& batch, std::map<int, Trace>& traces) {
+  for (std::size_t row = 0; row < batch.size; ++row) {
+    const BatchBuffer& b = *batch.buffer;
+    const auto* obs = reinterpret_cast<const std::int64_t*>(b.Row(0, row));
+    const int id = b.At<std::int32_t>(kEnvIdField, row);
+    traces[id].push_back({obs[0], obs[1], obs[2],
+                          static_cast<std::int64_t>(b.At<double>(kRewardField, row)),
+                          b.At<bool>(kTerminatedField, row),
+                          b.At<bool>(kTruncatedField, row),
+                          b.At<std::int32_t>(kElapsedStepField, row)});
+  }
+}
+
+std::map<int, Trace> RunSync(int num_threads, int steps) {
+  Pool pool({MakeConfig(6)}, Options(16, 0, num_threads));
+  std::map<int, Trace> traces;
+  const auto ids = AllIds(16);
+  Record(pool.Reset(ids, {}), traces);
+  for (int t = 0; t < steps; ++t) {
+    for (int id : ids) {
+      *pool.action_row(id) = ActionFor(id, static_cast<int>(traces[id].size()));
+    }
+    pool.Send(ids);
+    Record(pool.Recv(), traces);
+  }
+  return traces;
+}
+
+void TestSyncDeterministicAcrossThreads() {
+  const auto one = RunSync(1, 300);
+  CHECK(RunSync(2, 300) == one);
+  CHECK(RunSync(4, 300) == one);
+  // Episodes: terminated at step 6, before the time limit of 9.
+  const Trace& t0 = one.at(0);
+  CHECK(t0[0][6] == 0);  // reset result has elapsed 0
+  CHECK(t0[6][4] == 1 && t0[6][6] == 6);
+  CHECK(t0[7][6] == 0 && t0[7][3] == 0);  // next-step autoreset
+}
+
+std::map<int, Trace> RunAsync(int num_threads, int batch_size, int recvs) {
+  Pool pool({MakeConfig(6, -1, 30)}, Options(16, batch_size, num_threads));
+  std::map<int, Trace> traces;
+  pool.Send(AllIds(16), true);
+  for (int r = 0; r < recvs; ++r) {
+    Batch batch = pool.Recv();
+    CHECK(batch.size == static_cast<std::size_t>(batch_size));
+    Record(batch, traces);
+    std::vector<std::int32_t> ids;
+    for (std::size_t row = 0; row < batch.size; ++row) {
+      ids.push_back(batch.buffer->At<std::int32_t>(kEnvIdField, row));
+    }
+    for (int id : ids) {
+      *pool.action_row(id) = ActionFor(id, static_cast<int>(traces[id].size()));
+    }
+    pool.Send(ids);
+  }
+  return traces;
+}
+
+// Whatever order envs finish in, each env's own trajectory is the same.
+void TestAsyncMatchesSync() {
+  const auto sync = RunSync(1, 200);
+  for (int threads : {1, 3}) {
+    for (int batch : {1, 4, 7}) {
+      const auto async = RunAsync(threads, batch, 150);
+      for (const auto& [id, trace] : async) {
+        const Trace& expected = sync.at(id);
+        CHECK(trace.size() <= expected.size());
+        for (std::size_t i = 0; i < trace.size(); ++i) {
+          CHECK(trace[i] == expected[i]);
+        }
+      }
+    }
+  }
+}
+
+void TestSubsetsComeBackInOrder() {
+  Pool pool({MakeConfig(100)}, Options(32, 0, 3));
+  std::mt19937 gen(1);
+  pool.Reset(AllIds(32), {});
+  std::vector<int> steps(32, 0);
+  for (int t = 0; t < 500; ++t) {
+    std::vector<std::int32_t> ids = AllIds(32);
+    std::shuffle(ids.begin(), ids.end(), gen);
+    ids.resize(1 + gen() % 32);
+    for (int id : ids) {
+      *pool.action_row(id) = 1;
+    }
+    pool.Send(ids);
+    Batch batch = pool.Recv();
+    CHECK(batch.size == ids.size());
+    for (std::size_t row = 0; row < ids.size(); ++row) {
+      const int id = ids[row];
+      CHECK(batch.buffer->At<std::int32_t>(kEnvIdField, row) == id);
+      steps[id] = steps[id] == 9 ? 0 : steps[id] + 1;  // time limit 9
+      CHECK(batch.buffer->At<std::int32_t>(kElapsedStepField, row) ==
+            steps[id]);
+    }
+  }
+}
+
+void TestEnvErrorSurfacesAndPoolRecovers() {
+  for (int batch_size : {0, 2}) {
+    Pool pool({MakeConfig(100, 3)}, Options(4, batch_size, 2));
+    const auto ids = AllIds(4);
+    pool.Reset(ids, {});
+    int errors = 0;
+    for (int t = 0; t < 6; ++t) {
+      if (batch_size == 0) {
+        pool.Send(ids);
+        try {
+          pool.Recv();
+        } catch (const EnvError& e) {
+          ++errors;
+          CHECK(e.env_id() >= 0 && e.env_id() < 4);
+          CHECK(std::string(e.what()).find("injected failure") !=
+                std::string::npos);
+        }
+      } else {
+        pool.Send(ids);
+        for (int r = 0; r < 2; ++r) {
+          try {
+            pool.Recv();
+          } catch (const EnvError&) {
+            ++errors;
+          }
+        }
+      }
+    }
+    CHECK(errors > 0);
+    CHECK(pool.num_pending() == 0);
+  }
+}
+
+void TestBadCallsThrowAndChangeNothing() {
+  Pool pool({MakeConfig(5)}, Options(8, 4, 2));
+  bool threw = false;
+  try {
+    pool.Recv();
+  } catch (const CallOrderError&) {
+    threw = true;
+  }
+  CHECK(threw);
+  const std::vector<std::int32_t> ids{1, 2, 3, 4};
+  pool.Send(ids, true);
+  threw = false;
+  try {
+    pool.Send(std::vector<std::int32_t>{4}, false);
+  } catch (const CallOrderError&) {
+    threw = true;
+  }
+  CHECK(threw);
+  threw = false;
+  try {
+    pool.Send(std::vector<std::int32_t>{5, 5}, false);
+  } catch (const std::invalid_argument&) {
+    threw = true;
+  }
+  CHECK(threw);
+  CHECK(pool.num_pending() == 4);
+  CHECK(pool.Recv().size == 4);
+  // A blocking reset drops whatever is still in flight.
+  pool.Send(std::vector<std::int32_t>{0, 5}, true);
+  CHECK(pool.Reset(AllIds(8), {}).size == 8);
+  CHECK(pool.num_pending() == 0);
+}
+
+void TestSameStepKeepsFinalObservation() {
+  Pool pool({MakeConfig(3)}, Options(4, 0, 2, AutoresetMode::kSameStep));
+  const auto ids = AllIds(4);
+  pool.Reset(ids, {});
+  for (int t = 1; t <= 3; ++t) {
+    for (int id : ids) {
+      *pool.action_row(id) = 2;
+    }
+    pool.Send(ids);
+    Batch batch = pool.Recv();
+    const BatchLayout& layout = *batch.buffer->layout;
+    for (std::size_t row = 0; row < 4; ++row) {
+      const bool ended = batch.buffer->At<bool>(layout.final_mask(), row);
+      CHECK(ended == (t == 3));
+      if (ended) {
+        const auto* final_obs = reinterpret_cast<const std::int64_t*>(
+            batch.buffer->Row(layout.final_obs(), row));
+        const auto* obs = reinterpret_cast<const std::int64_t*>(
+            batch.buffer->Row(kObsField, row));
+        CHECK(final_obs[1] == 3 && final_obs[2] == 6);
+        CHECK(obs[1] == 0);  // already reset
+        CHECK(batch.buffer->At<bool>(kTerminatedField, row));
+        CHECK(batch.buffer->At<double>(kRewardField, row) == 2.0);
+      }
+    }
+  }
+}
+
+void TestManyPoolsAndCloseWithWorkInFlight() {
+  for (int i = 0; i < 200; ++i) {
+    Pool pool({MakeConfig(5, -1, 200)}, Options(8, 2, 2));
+    pool.Send(AllIds(8), true);
+    if (i % 2 == 0) {
+      pool.Close();
+      pool.Close();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace envpool::testing
+
+int main() {
+  using namespace envpool::testing;
+  TestSyncDeterministicAcrossThreads();
+  TestAsyncMatchesSync();
+  TestSubsetsComeBackInOrder();
+  TestEnvErrorSurfacesAndPoolRecovers();
+  TestBadCallsThrowAndChangeNothing();
+  TestSameStepKeepsFinalObservation();
+  TestManyPoolsAndCloseWithWorkInFlight();
+  std::puts("pool_stress_test: all checks passed");
+  return 0;
+}

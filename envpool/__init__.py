@@ -1,0 +1,24 @@
+"""envpool: many C++ environments stepped on a thread pool, seen from Python as one batch."""
+
+from __future__ import annotations
+
+from envpool import builtin as _builtin  # noqa: F401  (registers the built-in tasks)
+from envpool.api import EnvSpec, make, make_dm, make_gym, make_gymnasium, make_spec
+from envpool.errors import CallOrderError, EnvError
+from envpool.registry import list_all_envs, register
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CallOrderError",
+    "EnvError",
+    "EnvSpec",
+    "__version__",
+    "list_all_envs",
+    "make",
+    "make_dm",
+    "make_gym",
+    "make_gymnasium",
+    "make_spec",
+    "register",
+]

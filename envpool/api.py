@@ -1,0 +1,184 @@
+"""envpool.make and friends: from a task id and options to a running pool."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from dm_env import specs as dm_specs
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+
+from envpool import spaces as envpool_spaces
+from envpool.registry import get_task
+
+ENV_TYPES = ("gymnasium", "gym", "dm")
+_AUTORESET_MODES = {
+    "next_step": AutoresetMode.NEXT_STEP,
+    "same_step": AutoresetMode.SAME_STEP,
+    "disabled": AutoresetMode.DISABLED,
+}
+
+
+@dataclass(frozen=True)
+class EnvSpec:
+    """What a task looks like with a given set of options, without running it."""
+
+    task_id: str
+    config: dict[str, Any]
+    """Every env option with the value it takes, plus max_episode_steps."""
+    observation_space: spaces.Space
+    action_space: spaces.Space
+    observation_spec: dm_specs.Array
+    action_spec: dm_specs.Array
+    info: dict[str, tuple[np.dtype, tuple[int, ...]]]
+    """Extra info arrays: name -> (dtype, per-env shape)."""
+
+
+def _check_int(name: str, value: Any, minimum: int, allow_none: bool = False) -> int | None:
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        expected = "an int or None" if allow_none else "an int"
+        raise TypeError(f"{name} must be {expected}, got {type(value).__name__}")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return int(value)
+
+
+def parse_autoreset_mode(mode: str | AutoresetMode) -> AutoresetMode:
+    if isinstance(mode, AutoresetMode):
+        return mode
+    if isinstance(mode, str):
+        key = mode.lower().replace("-", "_")
+        key = {"nextstep": "next_step", "samestep": "same_step"}.get(key, key)
+        if key in _AUTORESET_MODES:
+            return _AUTORESET_MODES[key]
+    raise ValueError(
+        f"autoreset_mode must be 'next_step', 'same_step', 'disabled' or a "
+        f"gymnasium.vector.AutoresetMode, got {mode!r}"
+    )
+
+
+def _mode_name(mode: AutoresetMode) -> str:
+    return {v: k for k, v in _AUTORESET_MODES.items()}[mode]
+
+
+def _resolve_options(env_cls: Any, task_options: dict[str, Any], user: dict[str, Any]) -> dict:
+    defaults = env_cls.default_config()
+    unknown = [k for k in user if k not in defaults]
+    if unknown:
+        name = unknown[0]
+        close = difflib.get_close_matches(name, defaults, n=3, cutoff=0.6)
+        hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+        valid = ", ".join(sorted(defaults)) or "none"
+        raise TypeError(f"unknown option {name!r}.{hint} Options of this task: {valid}.")
+    return {**task_options, **user}
+
+
+def make_spec(task_id: str, max_episode_steps: int | None = None, **options: Any) -> EnvSpec:
+    """The config dict, single-env spaces and dm specs of ``task_id`` with ``options``."""
+    task = get_task(task_id)
+    env_cls = task.load()
+    resolved = _resolve_options(env_cls, dict(task.options), options)
+    scalar = {k: (v[0] if isinstance(v, (list, tuple)) else v) for k, v in resolved.items()}
+    desc = env_cls.spec(scalar)
+    config = {**env_cls.default_config(), **resolved}
+    config["max_episode_steps"] = (
+        task.max_episode_steps if max_episode_steps is None else max_episode_steps
+    )
+    return EnvSpec(
+        task_id=task_id,
+        config=config,
+        observation_space=envpool_spaces.to_space(desc["obs"]),
+        action_space=envpool_spaces.to_space(desc["action"]),
+        observation_spec=envpool_spaces.to_dm_spec(desc["obs"]),
+        action_spec=envpool_spaces.to_dm_spec(desc["action"]),
+        info={d["name"]: (np.dtype(d["dtype"]), tuple(d["shape"])) for d in desc["info"]},
+    )
+
+
+def make(
+    task_id: str,
+    env_type: str = "gymnasium",
+    num_envs: int = 1,
+    batch_size: int | None = None,
+    num_threads: int | None = None,
+    seed: int | None = 0,
+    max_episode_steps: int | None = None,
+    autoreset_mode: str | AutoresetMode = "next_step",
+    thread_affinity_offset: int = -1,
+    **task_options: Any,
+) -> Any:
+    """Creates a pool of ``num_envs`` copies of ``task_id``.
+
+    env_type: "gymnasium" (or its alias "gym") for a gymnasium.vector.VectorEnv,
+    "dm" for a dm_env.Environment. batch_size < num_envs gives async mode
+    (send/recv). num_threads defaults to min(num_envs, CPU cores). Env i is
+    seeded with seed + i (seed=None draws a random seed). max_episode_steps defaults to the task's gymnasium
+    TimeLimit. task_options are the env's own options (``envpool info TASK``);
+    a list or tuple gives one value per env.
+    """
+    if env_type not in ENV_TYPES:
+        close = difflib.get_close_matches(str(env_type), ENV_TYPES, n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        raise ValueError(f"unknown env_type {env_type!r}: use one of {ENV_TYPES}.{hint}")
+    num_envs = _check_int("num_envs", num_envs, 1)
+    batch_size = _check_int("batch_size", batch_size, 1, allow_none=True) or num_envs
+    if batch_size > num_envs:
+        raise ValueError(f"batch_size must be <= num_envs={num_envs}, got {batch_size}")
+    threads = _check_int("num_threads", num_threads, 0, allow_none=True)
+    if threads is None or threads == 0:
+        threads = min(num_envs, os.cpu_count() or 1)
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (1 << 63))
+    seed = _check_int("seed", seed, 0)
+    max_steps = _check_int("max_episode_steps", max_episode_steps, 1, allow_none=True)
+    offset = _check_int("thread_affinity_offset", thread_affinity_offset, -1)
+    mode = parse_autoreset_mode(autoreset_mode)
+    if env_type == "dm" and mode is not AutoresetMode.NEXT_STEP:
+        raise ValueError(
+            "env_type='dm' always resets on the step after a LAST time step; "
+            "leave autoreset_mode at 'next_step'"
+        )
+    task = get_task(task_id)
+    env_cls = task.load()
+    options = _resolve_options(env_cls, dict(task.options), task_options)
+    if max_steps is None:
+        max_steps = task.max_episode_steps
+    pool = env_cls(
+        options,
+        num_envs,
+        batch_size,
+        threads,
+        seed,
+        max_steps or 0,
+        _mode_name(mode),
+        offset,
+    )
+    spec = make_spec(task_id, max_episode_steps=max_steps, **task_options)
+    if env_type == "dm":
+        from envpool.dm import DmEnvPool
+
+        return DmEnvPool(pool, spec, num_envs, batch_size)
+    from envpool.gymnasium_env import GymnasiumEnvPool
+
+    return GymnasiumEnvPool(pool, spec, num_envs, batch_size, mode)
+
+
+def make_gymnasium(task_id: str, **kwargs: Any) -> Any:
+    """``make(task_id, env_type="gymnasium", ...)``."""
+    return make(task_id, env_type="gymnasium", **kwargs)
+
+
+def make_gym(task_id: str, **kwargs: Any) -> Any:
+    """Same as make_gymnasium: gym's API lives on as gymnasium."""
+    return make(task_id, env_type="gym", **kwargs)
+
+
+def make_dm(task_id: str, **kwargs: Any) -> Any:
+    """``make(task_id, env_type="dm", ...)``: a batched dm_env.Environment."""
+    return make(task_id, env_type="dm", **kwargs)

@@ -1,0 +1,100 @@
+"""The dm_env front end: a batched dm_env.Environment over a pool."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import dm_env
+import numpy as np
+from dm_env import specs
+
+from envpool.api import EnvSpec
+
+
+class DmEnvPool(dm_env.Environment):
+    """A batch of C++ envs behind the dm_env API.
+
+    Every field of a TimeStep is an array over the batch. ``observation`` is a
+    dict: "obs" holds the observations, "env_id" and "elapsed_step" say which
+    env and how far into its episode each row is, and the env's info arrays
+    follow. step_type is FIRST for a reset, LAST when the episode terminated
+    or was truncated, MID otherwise. discount is 0 on termination and 1 on
+    truncation. An env that returned LAST is reset by its next step, whose
+    action is ignored (dm_env's convention).
+    """
+
+    def __init__(self, pool: Any, spec: EnvSpec, num_envs: int, batch_size: int) -> None:
+        self._pool = pool
+        self.spec_info = spec
+        self.num_envs = num_envs
+        self.batch_size = batch_size
+        self.is_async = batch_size < num_envs
+        self._observation_spec = {
+            "obs": spec.observation_spec,
+            "env_id": specs.BoundedArray((), np.int32, 0, num_envs - 1, name="env_id"),
+            "elapsed_step": specs.Array((), np.int32, name="elapsed_step"),
+            **{name: specs.Array(shape, dtype, name=name) for name, (dtype, shape) in spec.info.items()},
+        }
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return self.spec_info.config
+
+    def observation_spec(self) -> dict[str, specs.Array]:
+        return self._observation_spec
+
+    def action_spec(self) -> specs.Array:
+        return self.spec_info.action_spec
+
+    def reward_spec(self) -> specs.Array:
+        return specs.Array((), np.float64, name="reward")
+
+    def discount_spec(self) -> specs.BoundedArray:
+        return specs.BoundedArray((), np.float64, 0.0, 1.0, name="discount")
+
+    def reset(self, seed: int | list[int | None] | None = None) -> dm_env.TimeStep:
+        """Resets every env; ``seed=s`` gives env i the seed s + i."""
+        seeds = [seed + i for i in range(self.num_envs)] if isinstance(seed, int) else seed
+        obs, info = self._pool.reset(None, seeds)
+        return self._time_step(obs, np.zeros(len(obs)), np.zeros(len(obs), bool), None, info)
+
+    def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
+        return self._time_step(*self._pool.step(action, env_id))
+
+    def send(self, action: Any, env_id: Any = None) -> None:
+        self._pool.send(action, env_id)
+
+    def recv(self) -> dm_env.TimeStep:
+        return self._time_step(*self._pool.recv())
+
+    def async_reset(self, seed: int | list[int | None] | None = None, env_id: Any = None) -> None:
+        n = self.num_envs if env_id is None else len(env_id)
+        seeds = [seed + i for i in range(n)] if isinstance(seed, int) else seed
+        self._pool.async_reset(env_id, seeds)
+
+    def close(self) -> None:
+        self._pool.close()
+
+    def __reduce__(self) -> Any:
+        raise TypeError(
+            "an envpool pool cannot be pickled: it owns C++ threads and live "
+            "environments. Pickle its task id and options and call envpool.make again."
+        )
+
+    @staticmethod
+    def _time_step(
+        obs: np.ndarray,
+        reward: np.ndarray,
+        terminated: np.ndarray,
+        truncated: np.ndarray | None,
+        info: dict[str, Any],
+    ) -> dm_env.TimeStep:
+        elapsed = info["elapsed_step"]
+        first = elapsed == 0
+        last = terminated if truncated is None else terminated | truncated
+        step_type = np.where(
+            first, dm_env.StepType.FIRST, np.where(last, dm_env.StepType.LAST, dm_env.StepType.MID)
+        ).astype(np.int8)
+        discount = np.where(terminated, 0.0, 1.0)
+        observation = {"obs": obs, **info}
+        return dm_env.TimeStep(step_type, reward, discount, observation)

@@ -1,0 +1,94 @@
+"""Task ids: which C++ env class serves each, with which default options."""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Any
+
+ENTRY_POINT_GROUP = "envpool.envs"
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """A registered task: an env class plus the options that define the task."""
+
+    task_id: str
+    entry_point: str
+    """``"module:Class"`` of a class made by the C++ ``RegisterEnv`` call."""
+    max_episode_steps: int | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def load(self) -> Any:
+        module_name, _, attr = self.entry_point.partition(":")
+        return getattr(importlib.import_module(module_name), attr)
+
+
+_tasks: dict[str, TaskSpec] = {}
+_plugins_loaded = False
+
+
+def register(
+    task_id: str,
+    entry_point: str,
+    max_episode_steps: int | None = None,
+    **options: Any,
+) -> None:
+    """Registers ``task_id``, served by the env class at ``entry_point``.
+
+    ``options`` override the env's own defaults for this task;
+    ``max_episode_steps`` is the task's default time limit (None: no limit).
+    """
+    if not isinstance(task_id, str) or not task_id:
+        raise ValueError("task_id must be a non-empty string")
+    if ":" not in entry_point:
+        raise ValueError(f"entry_point must look like 'package.module:Class', got {entry_point!r}")
+    if max_episode_steps is not None and max_episode_steps < 1:
+        raise ValueError(f"max_episode_steps must be >= 1 or None, got {max_episode_steps}")
+    if task_id in _tasks:
+        raise ValueError(f"task id {task_id!r} is already registered")
+    _tasks[task_id] = TaskSpec(task_id, entry_point, max_episode_steps, dict(options))
+
+
+def _load_plugins() -> None:
+    """Imports the env packages that announce themselves under ENTRY_POINT_GROUP."""
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            loaded = entry.load()
+            if callable(loaded):
+                loaded()
+        except Exception as exc:  # a broken plugin must not break envpool
+            warnings.warn(
+                f"envpool: could not load env package {entry.value!r}: {exc}",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+
+
+def list_all_envs() -> list[str]:
+    """All registered task ids, sorted."""
+    _load_plugins()
+    return sorted(_tasks)
+
+
+def get_task(task_id: str) -> TaskSpec:
+    """The TaskSpec of ``task_id``; ValueError with close matches if unknown."""
+    _load_plugins()
+    if not isinstance(task_id, str):
+        raise TypeError(f"task_id must be a string, got {type(task_id).__name__}")
+    try:
+        return _tasks[task_id]
+    except KeyError:
+        close = difflib.get_close_matches(task_id, _tasks, n=3, cutoff=0.5)
+        hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+        raise ValueError(
+            f"unknown task id {task_id!r}.{hint} envpool.list_all_envs() lists them all."
+        ) from None

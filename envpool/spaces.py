@@ -1,0 +1,59 @@
+"""gymnasium spaces and dm_env specs built from a C++ env's array specs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from dm_env import specs as dm_specs
+from gymnasium import spaces
+
+ArrayDesc = dict[str, Any]
+"""One array as the C++ side describes it: name, dtype, shape, low, high."""
+
+
+def _bounds(desc: ArrayDesc) -> tuple[np.ndarray, np.ndarray]:
+    dtype = np.dtype(desc["dtype"])
+    shape = tuple(desc["shape"])
+    if dtype.kind == "f":
+        lowest, highest = -np.inf, np.inf
+    elif dtype.kind == "b":
+        lowest, highest = 0, 1
+    else:
+        info = np.iinfo(dtype)
+        lowest, highest = info.min, info.max
+
+    def fill(values: list[float], default: float) -> np.ndarray:
+        if not values:
+            return np.full(shape, default, dtype=dtype)
+        if len(values) == 1:
+            return np.full(shape, values[0], dtype=dtype)
+        return np.asarray(values, dtype=dtype).reshape(shape)
+
+    return fill(desc["low"], lowest), fill(desc["high"], highest)
+
+
+def is_discrete(desc: ArrayDesc) -> bool:
+    return np.dtype(desc["dtype"]).kind in "iu" and len(desc["shape"]) == 0 and len(desc["low"]) == 1
+
+
+def to_space(desc: ArrayDesc) -> spaces.Space:
+    """A Discrete for a bounded integer scalar, otherwise a Box."""
+    dtype = np.dtype(desc["dtype"])
+    if is_discrete(desc):
+        low, high = int(desc["low"][0]), int(desc["high"][0])
+        return spaces.Discrete(high - low + 1, start=low)
+    low, high = _bounds(desc)
+    return spaces.Box(low=low, high=high, shape=tuple(desc["shape"]), dtype=dtype)
+
+
+def to_dm_spec(desc: ArrayDesc) -> dm_specs.Array:
+    """A DiscreteArray, BoundedArray or Array matching the same description."""
+    dtype = np.dtype(desc["dtype"])
+    name = desc["name"]
+    if is_discrete(desc) and desc["low"][0] == 0:
+        return dm_specs.DiscreteArray(int(desc["high"][0]) + 1, dtype=dtype, name=name)
+    if desc["low"] or desc["high"]:
+        low, high = _bounds(desc)
+        return dm_specs.BoundedArray(tuple(desc["shape"]), dtype, low, high, name=name)
+    return dm_specs.Array(tuple(desc["shape"]), dtype, name=name)
