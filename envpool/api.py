@@ -118,9 +118,10 @@ def make(
     env_type: "gymnasium" (or its alias "gym") for a gymnasium.vector.VectorEnv,
     "dm" for a dm_env.Environment. batch_size < num_envs gives async mode
     (send/recv). num_threads defaults to min(num_envs, CPU cores). Env i is
-    seeded with seed + i (seed=None draws a random seed). max_episode_steps defaults to the task's gymnasium
-    TimeLimit. task_options are the env's own options (``envpool info TASK``);
-    a list or tuple gives one value per env.
+    seeded with seed + i (seed=None draws a random seed). max_episode_steps
+    defaults to the task's gymnasium TimeLimit. task_options are the env's own
+    options (see make_spec(task_id).config); a list or tuple gives one value per
+    env.
     """
     if env_type not in ENV_TYPES:
         close = difflib.get_close_matches(str(env_type), ENV_TYPES, n=1)

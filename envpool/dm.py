@@ -33,7 +33,10 @@ class DmEnvPool(dm_env.Environment):
             "obs": spec.observation_spec,
             "env_id": specs.BoundedArray((), np.int32, 0, num_envs - 1, name="env_id"),
             "elapsed_step": specs.Array((), np.int32, name="elapsed_step"),
-            **{name: specs.Array(shape, dtype, name=name) for name, (dtype, shape) in spec.info.items()},
+            **{
+                name: specs.Array(shape, dtype, name=name)
+                for name, (dtype, shape) in spec.info.items()
+            },
         }
 
     @property
@@ -74,6 +77,12 @@ class DmEnvPool(dm_env.Environment):
 
     def close(self) -> None:
         self._pool.close()
+
+    def __enter__(self) -> DmEnvPool:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def __reduce__(self) -> Any:
         raise TypeError(

@@ -143,6 +143,12 @@ class GymnasiumEnvPool(VectorEnv):
     def close_extras(self, **kwargs: Any) -> None:
         self._pool.close()
 
+    def __enter__(self) -> GymnasiumEnvPool:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
     def __reduce__(self) -> Any:
         raise TypeError(
             "an envpool pool cannot be pickled: it owns C++ threads and live "

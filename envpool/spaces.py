@@ -34,7 +34,9 @@ def _bounds(desc: ArrayDesc) -> tuple[np.ndarray, np.ndarray]:
 
 
 def is_discrete(desc: ArrayDesc) -> bool:
-    return np.dtype(desc["dtype"]).kind in "iu" and len(desc["shape"]) == 0 and len(desc["low"]) == 1
+    return (
+        np.dtype(desc["dtype"]).kind in "iu" and len(desc["shape"]) == 0 and len(desc["low"]) == 1
+    )
 
 
 def to_space(desc: ArrayDesc) -> spaces.Space:

@@ -6,9 +6,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
-#include <functional>
 #include <thread>
 
 #include "envpool/core/env.h"
@@ -26,7 +26,8 @@ class CountingEnv {
   }
 
   static EnvSpec Spec(const Config&) {
-    return {MakeArray<std::int64_t>("obs", {3}), MakeDiscrete("action", 4),
+    return {MakeArray<std::int64_t>("obs", {3}),
+            MakeDiscrete("action", 4),
             {MakeArray<std::int64_t>("draw", {})}};
   }
 

@@ -13,13 +13,13 @@
 namespace envpool::testing {
 namespace {
 
-#define CHECK(cond)                                                   \
-  do {                                                                \
-    if (!(cond)) {                                                    \
-      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__,     \
-                   __LINE__, #cond);                                  \
-      std::exit(1);                                                   \
-    }                                                                 \
+#define CHECK(cond)                                                         \
+  do {                                                                      \
+    if (!(cond)) {                                                          \
+      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, \
+                   #cond);                                                  \
+      std::exit(1);                                                         \
+    }                                                                       \
   } while (0)
 
 using Pool = EnvPool<CountingEnv>;
@@ -62,11 +62,11 @@ void Record(const Batch& batch, std::map<int, Trace>& traces) {
     const BatchBuffer& b = *batch.buffer;
     const auto* obs = reinterpret_cast<const std::int64_t*>(b.Row(0, row));
     const int id = b.At<std::int32_t>(kEnvIdField, row);
-    traces[id].push_back({obs[0], obs[1], obs[2],
-                          static_cast<std::int64_t>(b.At<double>(kRewardField, row)),
-                          b.At<bool>(kTerminatedField, row),
-                          b.At<bool>(kTruncatedField, row),
-                          b.At<std::int32_t>(kElapsedStepField, row)});
+    traces[id].push_back(
+        {obs[0], obs[1], obs[2],
+         static_cast<std::int64_t>(b.At<double>(kRewardField, row)),
+         b.At<bool>(kTerminatedField, row), b.At<bool>(kTruncatedField, row),
+         b.At<std::int32_t>(kElapsedStepField, row)});
   }
 }
 
@@ -99,7 +99,7 @@ void TestSyncDeterministicAcrossThreads() {
 std::map<int, Trace> RunAsync(int num_threads, int batch_size, int recvs) {
   Pool pool({MakeConfig(6, -1, 30)}, Options(16, batch_size, num_threads));
   std::map<int, Trace> traces;
-  pool.Send(AllIds(16), true);
+  pool.SendReset(AllIds(16));
   for (int r = 0; r < recvs; ++r) {
     Batch batch = pool.Recv();
     CHECK(batch.size == static_cast<std::size_t>(batch_size));
@@ -201,17 +201,17 @@ void TestBadCallsThrowAndChangeNothing() {
   }
   CHECK(threw);
   const std::vector<std::int32_t> ids{1, 2, 3, 4};
-  pool.Send(ids, true);
+  pool.SendReset(ids);
   threw = false;
   try {
-    pool.Send(std::vector<std::int32_t>{4}, false);
+    pool.Send(std::vector<std::int32_t>{4});
   } catch (const CallOrderError&) {
     threw = true;
   }
   CHECK(threw);
   threw = false;
   try {
-    pool.Send(std::vector<std::int32_t>{5, 5}, false);
+    pool.Send(std::vector<std::int32_t>{5, 5});
   } catch (const std::invalid_argument&) {
     threw = true;
   }
@@ -219,7 +219,7 @@ void TestBadCallsThrowAndChangeNothing() {
   CHECK(pool.num_pending() == 4);
   CHECK(pool.Recv().size == 4);
   // A blocking reset drops whatever is still in flight.
-  pool.Send(std::vector<std::int32_t>{0, 5}, true);
+  pool.SendReset(std::vector<std::int32_t>{0, 5});
   CHECK(pool.Reset(AllIds(8), {}).size == 8);
   CHECK(pool.num_pending() == 0);
 }
@@ -255,7 +255,7 @@ void TestSameStepKeepsFinalObservation() {
 void TestManyPoolsAndCloseWithWorkInFlight() {
   for (int i = 0; i < 200; ++i) {
     Pool pool({MakeConfig(5, -1, 200)}, Options(8, 2, 2));
-    pool.Send(AllIds(8), true);
+    pool.SendReset(AllIds(8));
     if (i % 2 == 0) {
       pool.Close();
       pool.Close();

@@ -29,8 +29,9 @@ enum CoreField : std::size_t {
 
 struct FieldLayout {
   ArraySpec spec;
-  std::size_t offset = 0;     // from the start of the block
-  std::size_t row_bytes = 0;  // bytes of one env's array
+  std::size_t offset = 0;        // from the start of the block
+  std::size_t row_bytes = 0;     // bytes of one env's array
+  std::size_t num_elements = 0;  // elements of one env's array
 };
 
 // Where each array sits in a block of `capacity` rows. With `final_fields` the
@@ -77,6 +78,7 @@ class BatchLayout {
   void Add(ArraySpec spec) {
     FieldLayout f;
     f.row_bytes = spec.NumBytes();
+    f.num_elements = spec.NumElements();
     f.offset = total_bytes_;
     f.spec = std::move(spec);
     total_bytes_ += (f.row_bytes * capacity_ + kAlign - 1) / kAlign * kAlign;
@@ -97,9 +99,9 @@ class BufferPool;
 struct BatchBuffer {
   explicit BatchBuffer(const BatchLayout& layout)
       : layout(&layout),
-        data(static_cast<std::byte*>(::operator new(
-            layout.total_bytes() == 0 ? 1 : layout.total_bytes(),
-            std::align_val_t{64}))) {}
+        data(static_cast<std::byte*>(
+            ::operator new(layout.total_bytes() == 0 ? 1 : layout.total_bytes(),
+                           std::align_val_t{64}))) {}
   ~BatchBuffer() { ::operator delete(data, std::align_val_t{64}); }
   BatchBuffer(const BatchBuffer&) = delete;
   BatchBuffer& operator=(const BatchBuffer&) = delete;

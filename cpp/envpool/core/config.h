@@ -90,8 +90,7 @@ class Config {
     if (const auto* typed = std::get_if<T>(&value)) {
       return *typed;
     }
-    throw std::invalid_argument("option '" + std::string(name) +
-                                "' holds a " +
+    throw std::invalid_argument("option '" + std::string(name) + "' holds a " +
                                 std::string(OptionTypeName(value)));
   }
 

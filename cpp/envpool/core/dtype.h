@@ -26,10 +26,10 @@ enum class DType : std::uint8_t {
 template <typename T>
 struct DTypeTraits;
 
-#define ENVPOOL_DEFINE_DTYPE(TYPE, ENUM, NAME)     \
-  template <>                                      \
-  struct DTypeTraits<TYPE> {                       \
-    static constexpr DType kDType = DType::ENUM;   \
+#define ENVPOOL_DEFINE_DTYPE(TYPE, ENUM, NAME)      \
+  template <>                                       \
+  struct DTypeTraits<TYPE> {                        \
+    static constexpr DType kDType = DType::ENUM;    \
     static constexpr std::string_view kName = NAME; \
   };
 ENVPOOL_DEFINE_DTYPE(bool, kBool, "bool")
@@ -86,9 +86,8 @@ inline std::size_t DTypeSize(DType dtype) {
 }
 
 inline std::string_view DTypeName(DType dtype) {
-  return VisitDType(dtype, [](auto v) {
-    return DTypeTraits<decltype(v)>::kName;
-  });
+  return VisitDType(dtype,
+                    [](auto v) { return DTypeTraits<decltype(v)>::kName; });
 }
 
 inline bool IsFloating(DType dtype) {

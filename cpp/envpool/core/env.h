@@ -31,22 +31,21 @@ namespace envpool {
 
 // One index into a finite set of actions.
 template <typename A>
-concept DiscreteAction = std::integral<A> && !std::same_as<A, bool> &&
-                         ArrayElement<A>;
+concept DiscreteAction =
+    std::integral<A> && !std::same_as<A, bool> && ArrayElement<A>;
 
 // A read-only vector of floats.
 template <typename A>
 concept ContinuousAction =
     requires { typename A::element_type; } &&
-    std::same_as<A, std::span<const std::remove_const_t<
-                        typename A::element_type>>> &&
+    std::same_as<
+        A, std::span<const std::remove_const_t<typename A::element_type>>> &&
     std::floating_point<std::remove_const_t<typename A::element_type>>;
 
 template <typename E>
 concept HasActionType =
-    requires { typename E::Action; } &&
-    (DiscreteAction<typename E::Action> ||
-     ContinuousAction<typename E::Action>);
+    requires { typename E::Action; } && (DiscreteAction<typename E::Action> ||
+                                         ContinuousAction<typename E::Action>);
 
 template <typename E>
 concept HasDefaultConfig = requires {

@@ -90,8 +90,8 @@ class EnvPool {
     if (!is_sync()) {
       batch_pool_ = std::make_shared<BufferPool>(
           spec_, static_cast<std::size_t>(options_.batch_size), final_fields);
-      ring_size_ = (num_envs + options_.batch_size - 1) / options_.batch_size +
-                   1;
+      ring_size_ =
+          (num_envs + options_.batch_size - 1) / options_.batch_size + 1;
       ring_ = std::make_unique<RingEntry[]>(ring_size_);
       for (std::size_t i = 0; i < ring_size_; ++i) {
         ring_[i].buffer = batch_pool_->Acquire();
@@ -167,27 +167,25 @@ class EnvPool {
     }
   }
 
+  // Starts stepping `ids`. After the ids pass CheckSend, write_actions()
+  // fills their action rows; if it throws, nothing has changed.
+  template <typename WriteActions>
+  void Send(std::span<const std::int32_t> ids, WriteActions&& write_actions) {
+    CheckSend(ids, false);
+    write_actions();
+    Dispatch(ids, false, {}, is_sync());
+  }
+
   // Starts stepping `ids` with the actions already in their action rows.
-  // With `reset`, resets them instead, reseeding those with a seed.
-  void Send(std::span<const std::int32_t> ids, bool reset = false,
-            std::span<const std::optional<std::uint64_t>> seeds = {}) {
-    CheckSend(ids, reset);
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      EnvSlot& slot = slots_[ids[i]];
-      slot.pending = true;
-      slot.reset_requested = reset;
-      slot.seed = i < seeds.size() ? seeds[i] : std::nullopt;
-    }
-    num_pending_ += static_cast<int>(ids.size());
-    if (is_sync()) {
-      StartRound(ids);
-    } else {
-      sent_ += ids.size();
-      for (const std::int32_t id : ids) {
-        queue_.Push(id);
-      }
-      WakeWorkers();
-    }
+  void Send(std::span<const std::int32_t> ids) {
+    Send(ids, [] {});
+  }
+
+  // Starts resetting `ids`, reseeding those given a seed.
+  void SendReset(std::span<const std::int32_t> ids,
+                 std::span<const std::optional<std::uint64_t>> seeds = {}) {
+    CheckSend(ids, true);
+    Dispatch(ids, true, seeds, is_sync());
   }
 
   // Waits for the next batch: in sync mode the results of the last Send(),
@@ -208,9 +206,10 @@ class EnvPool {
     }
     RingEntry& entry = ring_[next_recv_ % ring_size_];
     const auto full = static_cast<std::size_t>(options_.batch_size);
-    Wait(recv_waiter_,
-         [&] { return entry.written.load(std::memory_order_acquire) == full; },
-         interrupt, kRecvSpin);
+    Wait(
+        recv_waiter_,
+        [&] { return entry.written.load(std::memory_order_acquire) == full; },
+        interrupt, kRecvSpin);
     Batch batch{std::move(entry.buffer), full, batch_pool_};
     entry.buffer = batch_pool_->Acquire();
     entry.written.store(0, std::memory_order_relaxed);
@@ -227,14 +226,7 @@ class EnvPool {
     CheckOpen();
     Drain(interrupt);
     CheckSend(ids, true);
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      EnvSlot& slot = slots_[ids[i]];
-      slot.pending = true;
-      slot.reset_requested = true;
-      slot.seed = i < seeds.size() ? seeds[i] : std::nullopt;
-    }
-    num_pending_ += static_cast<int>(ids.size());
-    StartRound(ids);
+    Dispatch(ids, true, seeds, /*as_round=*/true);
     return FinishRound(interrupt);
   }
 
@@ -271,7 +263,7 @@ class EnvPool {
     bool needs_reset = true;
     bool reset_requested = false;
     std::optional<std::uint64_t> seed;
-    std::string error;  // set by the thread that ran the env
+    std::string error;     // set by the thread that ran the env
     bool pending = false;  // caller's bookkeeping
   };
 
@@ -327,19 +319,19 @@ class EnvPool {
       options.batch_size = options.num_envs;
     }
     if (options.batch_size < 1 || options.batch_size > options.num_envs) {
-      throw std::invalid_argument(
-          "batch_size must be in [1, num_envs=" +
-          std::to_string(options.num_envs) + "], got " +
-          std::to_string(options.batch_size));
+      throw std::invalid_argument("batch_size must be in [1, num_envs=" +
+                                  std::to_string(options.num_envs) + "], got " +
+                                  std::to_string(options.batch_size));
     }
     if (options.num_threads < 0) {
-      throw std::invalid_argument("num_threads must be >= 0 (0 picks one per "
-                                  "core), got " +
-                                  std::to_string(options.num_threads));
+      throw std::invalid_argument(
+          "num_threads must be >= 0 (0 picks one per "
+          "core), got " +
+          std::to_string(options.num_threads));
     }
     if (options.num_threads == 0) {
-      options.num_threads = static_cast<int>(
-          std::max(1U, std::thread::hardware_concurrency()));
+      options.num_threads =
+          static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
     }
     options.num_threads = std::min(options.num_threads, options.num_envs);
     if (options.max_episode_steps < 0) {
@@ -351,13 +343,17 @@ class EnvPool {
         num_configs != static_cast<std::size_t>(options.num_envs)) {
       throw std::invalid_argument(
           "per-env options need one value per env: got " +
-          std::to_string(num_configs) + " for num_envs=" +
-          std::to_string(options.num_envs));
+          std::to_string(num_configs) +
+          " for num_envs=" + std::to_string(options.num_envs));
     }
     return options;
   }
 
   void CheckActionSpec() const {
+    if (spec_.info.size() > Output::kMaxInfo) {
+      throw std::logic_error("an env may have at most " +
+                             std::to_string(Output::kMaxInfo) + " info arrays");
+    }
     const DType expected = kDTypeOf<Scalar>;
     if (spec_.action.dtype != expected ||
         (DiscreteAction<Action> && !spec_.action.shape.empty())) {
@@ -428,16 +424,38 @@ class EnvPool {
     work_waiter_.Notify();
   }
 
+  // Hands `ids` to the threads: as one round (results in order, collected
+  // by FinishRound) or through the async queue.
+  void Dispatch(std::span<const std::int32_t> ids, bool reset,
+                std::span<const std::optional<std::uint64_t>> seeds,
+                bool as_round) {
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      EnvSlot& slot = slots_[ids[i]];
+      slot.pending = true;
+      slot.reset_requested = reset;
+      slot.seed = i < seeds.size() ? seeds[i] : std::nullopt;
+    }
+    num_pending_ += static_cast<int>(ids.size());
+    if (as_round) {
+      StartRound(ids);
+    } else {
+      sent_ += ids.size();
+      for (const std::int32_t id : ids) {
+        queue_.Push(id);
+      }
+      WakeWorkers();
+    }
+  }
+
   // Sync rounds.
 
   void StartRound(std::span<const std::int32_t> ids) {
     round_pending_ = true;
     std::copy(ids.begin(), ids.end(), round_.ids.begin());
     round_.size = ids.size();
-    const std::size_t pieces = workers_.empty()
-                                   ? 1
-                                   : static_cast<std::size_t>(
-                                         options_.num_threads) * 4;
+    const std::size_t pieces =
+        workers_.empty() ? 1
+                         : static_cast<std::size_t>(options_.num_threads) * 4;
     round_.chunk = std::max<std::size_t>(1, (ids.size() + pieces - 1) / pieces);
     const std::size_t chunks = (ids.size() + round_.chunk - 1) / round_.chunk;
     round_.buffer = round_pool_->Acquire();
@@ -567,8 +585,7 @@ class EnvPool {
   void WorkerLoop(int index) {
     Pin(index);
     while (true) {
-      const std::uint32_t epoch =
-          work_epoch_.load(std::memory_order_seq_cst);
+      const std::uint32_t epoch = work_epoch_.load(std::memory_order_seq_cst);
       if (stop_.load(std::memory_order_acquire)) {
         return;
       }
@@ -655,6 +672,7 @@ class EnvPool {
     }
     slot.reset_requested = false;
     slot.env->Reset(slot.rng, out);
+    out.ZeroUnwritten();
     out.ClearResult();
     slot.elapsed = 0;
     slot.needs_reset = false;
@@ -666,6 +684,7 @@ class EnvPool {
     } else {
       slot.env->Step(Action(action_row(env_id), action_size_), slot.rng, out);
     }
+    out.ZeroUnwritten();
     ++slot.elapsed;
     if (options_.max_episode_steps > 0 &&
         slot.elapsed >= options_.max_episode_steps) {
@@ -720,7 +739,7 @@ class EnvPool {
     slot.needs_reset = true;
     slot.reset_requested = false;
     out.ClearResult();
-    out.row();  // the row must exist so that its batch completes
+    out.ZeroUnwritten();  // claims the row too, so that its batch completes
     errors_.fetch_add(1, std::memory_order_release);
   }
 

@@ -3,10 +3,12 @@
 #define ENVPOOL_CORE_OUTPUT_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "envpool/core/batch.h"
 #include "envpool/core/dtype.h"
@@ -27,6 +29,9 @@ class RowSource {
 // plain fields the engine copies out afterwards.
 class Output {
  public:
+  // At most this many info arrays per env.
+  static constexpr std::size_t kMaxInfo = 63;
+
   double reward = 0.0;
   bool terminated = false;
   // Set by an env that ends an episode early for a reason other than its
@@ -36,30 +41,28 @@ class Output {
   // This env's observation array, typed as the env's spec says.
   template <ArrayElement T>
   std::span<T> Obs() {
+    written_ |= 1;
     return Field<T>(kObsField);
   }
 
   // The info array at `index` in the env's spec.info.
   template <ArrayElement T>
   std::span<T> Info(std::size_t index) {
-    if (index >= Buffer()->layout->num_info()) {
+    BatchBuffer* buffer = Buffer();
+    if (index >= buffer->layout->num_info()) {
       throw std::out_of_range("info index " + std::to_string(index) +
                               " is past the env's spec.info");
     }
+    written_ |= std::uint64_t{2} << index;
     return Field<T>(kFirstInfoField + index);
   }
 
   // Engine side.
   explicit Output(RowSource* source) : source_(source) {}
-  Output(BatchBuffer* buffer, std::size_t row)
-      : buffer_(buffer), row_(row) {}
-  bool claimed() const { return buffer_ != nullptr; }
+  Output(BatchBuffer* buffer, std::size_t row) : buffer_(buffer), row_(row) {}
   BatchBuffer* Buffer() {
-    if (buffer_ == nullptr) {
+    if (buffer_ == nullptr) [[unlikely]] {
       row_ = source_->ClaimRow(buffer_);
-      ZeroInfo();
-    } else if (!zeroed_) {
-      ZeroInfo();
     }
     return buffer_;
   }
@@ -72,36 +75,48 @@ class Output {
     terminated = false;
     truncated = false;
   }
+  // Zeroes the arrays the env did not write, so that they never show stale
+  // data from a recycled buffer, and starts tracking writes afresh.
+  void ZeroUnwritten() {
+    BatchBuffer* buffer = Buffer();
+    const std::size_t num_arrays = 1 + buffer->layout->num_info();
+    const std::uint64_t all = (std::uint64_t{2} << (num_arrays - 1)) - 1;
+    if ((written_ & all) != all) [[unlikely]] {
+      for (std::size_t i = 0; i < num_arrays; ++i) {
+        if ((written_ & (std::uint64_t{1} << i)) == 0) {
+          const std::size_t field =
+              i == 0 ? kObsField : kFirstInfoField + i - 1;
+          std::memset(buffer->Row(field, row_), 0,
+                      buffer->layout->field(field).row_bytes);
+        }
+      }
+    }
+    written_ = 0;
+  }
 
  private:
   template <ArrayElement T>
   std::span<T> Field(std::size_t field) {
     BatchBuffer* buffer = Buffer();
     const FieldLayout& f = buffer->layout->field(field);
-    if (f.spec.dtype != kDTypeOf<T>) {
-      throw std::logic_error("env wrote '" + f.spec.name + "' as " +
-                             std::string(DTypeTraits<T>::kName) +
-                             " but its spec says " +
-                             std::string(DTypeName(f.spec.dtype)));
+    if (f.spec.dtype != kDTypeOf<T>) [[unlikely]] {
+      WrongDType(f.spec, DTypeTraits<T>::kName);
     }
-    return {reinterpret_cast<T*>(buffer->Row(field, row_)),
-            f.spec.NumElements()};
+    return {reinterpret_cast<T*>(buffer->data + f.offset + row_ * f.row_bytes),
+            f.num_elements};
   }
 
-  // Info arrays an env does not write read as zero rather than stale data.
-  void ZeroInfo() {
-    zeroed_ = true;
-    const BatchLayout& layout = *buffer_->layout;
-    for (std::size_t i = 0; i < layout.num_info(); ++i) {
-      const FieldLayout& f = layout.field(kFirstInfoField + i);
-      std::memset(buffer_->Row(kFirstInfoField + i, row_), 0, f.row_bytes);
-    }
+  [[noreturn, gnu::cold, gnu::noinline]] static void WrongDType(
+      const ArraySpec& spec, std::string_view written_as) {
+    throw std::logic_error("env wrote '" + spec.name + "' as " +
+                           std::string(written_as) + " but its spec says " +
+                           std::string(DTypeName(spec.dtype)));
   }
 
   RowSource* source_ = nullptr;
   BatchBuffer* buffer_ = nullptr;
   std::size_t row_ = 0;
-  bool zeroed_ = false;
+  std::uint64_t written_ = 0;  // bit 0: obs, bit 1 + i: info i
 };
 
 }  // namespace envpool

@@ -39,9 +39,7 @@ class Rng {
   }
 
   // Uniform double in [0, 1) with 53 random bits.
-  double Uniform() {
-    return static_cast<double>((*this)() >> 11) * 0x1.0p-53;
-  }
+  double Uniform() { return static_cast<double>((*this)() >> 11) * 0x1.0p-53; }
 
   // Uniform double in [low, high).
   double Uniform(double low, double high) {

@@ -105,16 +105,15 @@ inline py::array AsActionArray(const py::object& actions, const ArraySpec& spec,
   py::array array = py::array::ensure(actions, py::array::c_style);
   if (!array) {
     PyErr_Clear();
-    throw py::type_error("actions must be array-like, got " +
-                         std::string(py::str(py::type::of(actions).attr(
-                             "__name__"))));
+    throw py::type_error(
+        "actions must be array-like, got " +
+        std::string(py::str(py::type::of(actions).attr("__name__"))));
   }
   const char kind = array.dtype().kind();
   if (discrete && kind != 'i' && kind != 'u') {
-    throw py::type_error(
-        "discrete actions need an integer dtype, got " +
-        std::string(py::str(array.dtype())) +
-        "; convert with np.asarray(actions, dtype=np.int64)");
+    throw py::type_error("discrete actions need an integer dtype, got " +
+                         std::string(py::str(array.dtype())) +
+                         "; convert with np.asarray(actions, dtype=np.int64)");
   }
   if (!discrete && kind != 'f') {
     throw py::type_error(
@@ -123,15 +122,15 @@ inline py::array AsActionArray(const py::object& actions, const ArraySpec& spec,
         "; convert with np.asarray(actions, dtype=np.float32)");
   }
   if (kind == 'f' && array.itemsize() != 4 && array.itemsize() != 8) {
-    array = py::array::ensure(array.attr("astype")("float64"),
-                              py::array::c_style);
+    array =
+        py::array::ensure(array.attr("astype")("float64"), py::array::c_style);
   }
   std::vector<py::ssize_t> expected{static_cast<py::ssize_t>(n)};
   for (auto d : spec.shape) {
     expected.push_back(static_cast<py::ssize_t>(d));
   }
-  const std::span<const py::ssize_t> got(array.shape(),
-                                         static_cast<std::size_t>(array.ndim()));
+  const std::span<const py::ssize_t> got(
+      array.shape(), static_cast<std::size_t>(array.ndim()));
   if (!std::equal(got.begin(), got.end(), expected.begin(), expected.end())) {
     throw py::value_error("actions must have shape " + ShapeString(expected) +
                           " (one row per env), got " + ShapeString(got));
@@ -165,10 +164,10 @@ void CopyActions(const RawArray& array, const ArraySpec& spec,
                static_cast<std::int64_t>(v) <= high;
         }
         if (!ok) {
-          throw py::value_error(
-              "action " + std::to_string(v) + " for env " +
-              std::to_string(env_ids[i / per_env]) + " is out of range [" +
-              std::to_string(low) + ", " + std::to_string(high) + "]");
+          throw py::value_error("action " + std::to_string(v) + " for env " +
+                                std::to_string(env_ids[i / per_env]) +
+                                " is out of range [" + std::to_string(low) +
+                                ", " + std::to_string(high) + "]");
         }
       }
     } else {

@@ -32,10 +32,9 @@ inline py::dict ToPython(const Config& config) {
 inline OptionValue FromPython(const std::string& name, const py::handle& value,
                               const OptionValue& like) {
   auto fail = [&] {
-    return py::type_error("option '" + name + "' must be " +
-                          std::string(OptionTypeName(like)) + ", got " +
-                          std::string(py::str(py::type::of(value).attr(
-                              "__name__"))));
+    return py::type_error(
+        "option '" + name + "' must be " + std::string(OptionTypeName(like)) +
+        ", got " + std::string(py::str(py::type::of(value).attr("__name__"))));
   };
   const bool is_bool =
       py::isinstance<py::bool_>(value) ||
@@ -81,10 +80,10 @@ inline std::vector<Config> MakeConfigs(const Config& defaults,
     if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
       auto values = py::reinterpret_borrow<py::sequence>(value);
       if (static_cast<int>(values.size()) != num_envs) {
-        throw py::value_error("per-env option '" + name + "' has " +
-                              std::to_string(values.size()) +
-                              " values for num_envs=" +
-                              std::to_string(num_envs));
+        throw py::value_error(
+            "per-env option '" + name + "' has " +
+            std::to_string(values.size()) +
+            " values for num_envs=" + std::to_string(num_envs));
       }
       per_env.emplace_back(name, values);
     } else {

@@ -1,7 +1,8 @@
 // The Python face of one env type: a pybind11 class that owns an EnvPool.
 //
 // Register an env with one line in a pybind11 module:
-//   PYBIND11_MODULE(my_envs, m) { envpool::python::RegisterEnv<MyEnv>(m, "MyEnv"); }
+//   PYBIND11_MODULE(my_envs, m) { envpool::python::RegisterEnv<MyEnv>(m,
+//   "MyEnv"); }
 // The Python package (envpool.register) turns the class into task ids.
 #ifndef ENVPOOL_PYTHON_PY_ENV_POOL_H_
 #define ENVPOOL_PYTHON_PY_ENV_POOL_H_
@@ -56,9 +57,10 @@ inline AutoresetMode ParseAutoresetMode(const std::string& mode) {
   if (mode == "disabled" || mode == "Disabled") {
     return AutoresetMode::kDisabled;
   }
-  throw py::value_error("autoreset_mode must be 'next_step', 'same_step' or "
-                        "'disabled', got '" +
-                        mode + "'");
+  throw py::value_error(
+      "autoreset_mode must be 'next_step', 'same_step' or "
+      "'disabled', got '" +
+      mode + "'");
 }
 
 // Raises KeyboardInterrupt (or whatever a signal handler raised) in a call
@@ -153,8 +155,8 @@ class PyEnvPool {
         .def_static(
             "spec",
             [](const py::dict& options) {
-              return ToPython(E::Spec(
-                  MakeConfigs(E::DefaultConfig(), options, 1).front()));
+              return ToPython(
+                  E::Spec(MakeConfigs(E::DefaultConfig(), options, 1).front()));
             },
             py::arg("options"))
         .def("step", &PyEnvPool::Step, py::arg("actions"),
@@ -237,7 +239,7 @@ class PyEnvPool {
         ParseSeeds(seeds, ids.size());
     py::gil_scoped_release nogil;
     std::lock_guard lock(call_mutex_);
-    pool_->Send(ids, true, seed_list);
+    pool_->SendReset(ids, seed_list);
   }
 
   void Close() {
@@ -262,10 +264,11 @@ class PyEnvPool {
   }
 
   void SendLocked(const RawArray& array, std::span<const std::int32_t> ids) {
-    pool_->CheckSend(ids, false);
-    CopyActions<Scalar>(array, pool_->spec().action, ids,
-                        [this](std::int32_t id) { return pool_->action_row(id); });
-    pool_->Send(ids);
+    pool_->Send(ids, [&] {
+      CopyActions<Scalar>(
+          array, pool_->spec().action, ids,
+          [this](std::int32_t id) { return pool_->action_row(id); });
+    });
   }
 
   py::array ActionArray(const py::object& actions, std::size_t n) {
@@ -288,7 +291,8 @@ class PyEnvPool {
       return all_ids_;
     }
     py::array array = py::array::ensure(env_ids, py::array::c_style);
-    if (!array || (array.dtype().kind() != 'i' && array.dtype().kind() != 'u')) {
+    if (!array ||
+        (array.dtype().kind() != 'i' && array.dtype().kind() != 'u')) {
       PyErr_Clear();
       throw py::type_error("env_id must be an integer array or list");
     }
@@ -322,8 +326,8 @@ class PyEnvPool {
           !py::hasattr(value, "__index__")) {
         throw py::type_error("a seed must be an int or None");
       }
-      py::int_ as_int = py::reinterpret_steal<py::int_>(
-          PyNumber_Index(value.ptr()));
+      py::int_ as_int =
+          py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
       if (as_int < py::int_(0)) {
         throw py::value_error("seeds must be non-negative, got " +
                               std::string(py::str(as_int)));
