@@ -171,6 +171,7 @@ class EnvPool {
   // fills their action rows; if it throws, nothing has changed.
   template <typename WriteActions>
   void Send(std::span<const std::int32_t> ids, WriteActions&& write_actions) {
+    DropInterruptedRound();
     CheckSend(ids, false);
     write_actions();
     Dispatch(ids, false, {}, is_sync());
@@ -184,6 +185,7 @@ class EnvPool {
   // Starts resetting `ids`, reseeding those given a seed.
   void SendReset(std::span<const std::int32_t> ids,
                  std::span<const std::optional<std::uint64_t>> seeds = {}) {
+    DropInterruptedRound();
     CheckSend(ids, true);
     Dispatch(ids, true, seeds, is_sync());
   }
@@ -502,18 +504,42 @@ class EnvPool {
   }
 
   Batch FinishRound(const InterruptCheck& interrupt) {
+    round_interrupted_ = false;
     while (WorkOneChunk()) {
     }
-    Wait(
-        round_waiter_,
-        [&] {
-          return round_.done.load(std::memory_order_acquire) == round_.size;
-        },
-        interrupt, kRoundSpin);
+    try {
+      Wait(
+          round_waiter_,
+          [&] {
+            return round_.done.load(std::memory_order_acquire) == round_.size;
+          },
+          interrupt, kRoundSpin);
+    } catch (...) {
+      round_interrupted_ = true;
+      throw;
+    }
     round_pending_ = false;
     Batch batch{std::move(round_.buffer), round_.size, round_pool_};
     Received(batch);
     return batch;
+  }
+
+  // A step whose wait was interrupted (Ctrl-C) left its round running; the
+  // next call finishes it and drops its results instead of failing.
+  void DropInterruptedRound() {
+    CheckOpen();
+    if (round_interrupted_) {
+      DiscardRound({});
+    }
+  }
+
+  void DiscardRound(const InterruptCheck& interrupt) {
+    try {
+      Batch dropped = FinishRound(interrupt);
+      dropped.pool->Release(std::move(dropped.buffer));
+    } catch (const EnvError&) {
+      // The failed env is marked for reset; its result was unwanted anyway.
+    }
   }
 
   // Waits for every env in flight and drops the results, so that a reset
@@ -521,7 +547,7 @@ class EnvPool {
   void Drain(const InterruptCheck& interrupt) {
     if (is_sync()) {
       if (round_pending_) {
-        FinishRound(interrupt);
+        DiscardRound(interrupt);
       }
       return;
     }
@@ -761,6 +787,7 @@ class EnvPool {
   // Sync rounds.
   Round round_;
   bool round_pending_ = false;
+  bool round_interrupted_ = false;
   std::uint64_t round_generation_ = 0;
   alignas(64) std::atomic<std::uint64_t> round_ticket_{0};
   Waiter round_waiter_;
