@@ -252,6 +252,42 @@ void TestSameStepKeepsFinalObservation() {
   }
 }
 
+// Many fast hand-offs: sync rounds and async batches with no sleeps, where
+// races between the caller and the workers would show.
+void TestHammer() {
+  {
+    Pool pool({MakeConfig(7)}, Options(24, 0, 3));
+    const auto ids = AllIds(24);
+    pool.Reset(ids, {});
+    for (int t = 0; t < 20000; ++t) {
+      pool.Send(ids);
+      Batch batch = pool.Recv();
+      CHECK(batch.size == 24);
+      CHECK(batch.buffer->At<std::int32_t>(kEnvIdField, 23) == 23);
+      batch.pool->Release(std::move(batch.buffer));
+    }
+  }
+  {
+    Pool pool({MakeConfig(7)}, Options(24, 5, 3));
+    pool.SendReset(AllIds(24));
+    std::vector<int> last_elapsed(24, -1);
+    for (int t = 0; t < 20000; ++t) {
+      Batch batch = pool.Recv();
+      std::vector<std::int32_t> ids;
+      for (std::size_t row = 0; row < batch.size; ++row) {
+        const int id = batch.buffer->At<std::int32_t>(kEnvIdField, row);
+        const int elapsed =
+            batch.buffer->At<std::int32_t>(kElapsedStepField, row);
+        CHECK(elapsed == 0 || elapsed == last_elapsed[id] + 1);
+        last_elapsed[id] = elapsed;
+        ids.push_back(id);
+      }
+      batch.pool->Release(std::move(batch.buffer));
+      pool.Send(ids);
+    }
+  }
+}
+
 void TestManyPoolsAndCloseWithWorkInFlight() {
   for (int i = 0; i < 200; ++i) {
     Pool pool({MakeConfig(5, -1, 200)}, Options(8, 2, 2));
@@ -274,6 +310,7 @@ int main() {
   TestEnvErrorSurfacesAndPoolRecovers();
   TestBadCallsThrowAndChangeNothing();
   TestSameStepKeepsFinalObservation();
+  TestHammer();
   TestManyPoolsAndCloseWithWorkInFlight();
   std::puts("pool_stress_test: all checks passed");
   return 0;
