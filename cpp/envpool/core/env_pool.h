@@ -287,8 +287,12 @@ class EnvPool {
    public:
     explicit AsyncRows(EnvPool* pool) : pool_(pool) {}
     std::size_t ClaimRow(BatchBuffer*& buffer) override {
+      // acq_rel chains every claim to the previous ones. Counting shows that
+      // an earlier claim in that chain came from an env sent after the recv()
+      // that put this ring slot's fresh buffer in place, so the chain orders
+      // that write before this read.
       const std::uint64_t index =
-          pool_->claim_.fetch_add(1, std::memory_order_relaxed);
+          pool_->claim_.fetch_add(1, std::memory_order_acq_rel);
       const auto batch_size =
           static_cast<std::uint64_t>(pool_->options_.batch_size);
       batch_ = index / batch_size;

@@ -1,0 +1,99 @@
+// Pendulum-v1: swing a frictionless pendulum up and keep it upright.
+// A port of gymnasium 1.4's classic_control/pendulum.py.
+#ifndef ENVPOOL_CLASSIC_CONTROL_PENDULUM_H_
+#define ENVPOOL_CLASSIC_CONTROL_PENDULUM_H_
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <span>
+
+#include "envpool/core/array_spec.h"
+#include "envpool/core/config.h"
+#include "envpool/core/output.h"
+#include "envpool/core/rng.h"
+
+namespace envpool::classic_control {
+
+class Pendulum {
+ public:
+  using Action = std::span<const float>;
+
+  static Config DefaultConfig() { return {{"g", 10.0}}; }
+
+  static EnvSpec Spec(const Config& /*config*/) {
+    return {MakeArray<float>("obs", {3}, {-1.0, -1.0, -kMaxSpeed},
+                             {1.0, 1.0, kMaxSpeed}),
+            MakeArray<float>("action", {1}, {-kMaxTorque}, {kMaxTorque}),
+            {MakeArray<double>("state", {2})}};
+  }
+
+  explicit Pendulum(const Config& config) : g_(config.Get<double>("g")) {}
+
+  void Reset(Rng& rng, Output& out) {
+    th_ = rng.Uniform(-std::numbers::pi, std::numbers::pi);
+    thdot_ = rng.Uniform(-1.0, 1.0);
+    Write(out);
+  }
+
+  void Step(Action action, Rng& /*rng*/, Output& out) {
+    // The action stays a numpy float32, so every term with u is float32.
+    const float u = std::clamp(action[0], static_cast<float>(-kMaxTorque),
+                               static_cast<float>(kMaxTorque));
+    const float u_cost = static_cast<float>(0.001) * LibmPow(u, 2.0f);
+    const double costs =
+        LibmPow(AngleNormalize(th_), 2.0) + 0.1 * LibmPow(thdot_, 2.0) + u_cost;
+    const float u_acc = 3.0f * u;  // 3.0 / (m * l**2) == 3.0
+    double newthdot =
+        thdot_ + (3 * g_ / (2 * kL) * std::sin(th_) + u_acc) * kDt;
+    newthdot = std::clamp(newthdot, -kMaxSpeed, kMaxSpeed);
+    th_ = th_ + newthdot * kDt;
+    thdot_ = newthdot;
+    out.reward = -costs;
+    Write(out);
+  }
+
+ private:
+  static constexpr double kMaxSpeed = 8.0;
+  static constexpr double kMaxTorque = 2.0;
+  static constexpr double kDt = 0.05;
+  static constexpr double kL = 1.0;
+
+  // ((x + pi) % (2 * pi)) - pi, with numpy's % (the sign follows the
+  // divisor).
+  static double AngleNormalize(double x) {
+    constexpr double kTwoPi = 2 * std::numbers::pi;
+    double mod = std::fmod(x + std::numbers::pi, kTwoPi);
+    if (mod < 0.0) {
+      mod += kTwoPi;
+    }
+    return mod - std::numbers::pi;
+  }
+
+  // numpy evaluates `scalar ** 2` with libm's pow(), which is not always
+  // the correctly rounded x * x that compilers substitute for pow(x, 2); the
+  // volatile exponent keeps the libm call.
+  template <typename T>
+  static T LibmPow(T x, T y) {
+    volatile T exponent = y;
+    return std::pow(x, static_cast<T>(exponent));
+  }
+
+  void Write(Output& out) const {
+    std::span<float> obs = out.Obs<float>();
+    obs[0] = static_cast<float>(std::cos(th_));
+    obs[1] = static_cast<float>(std::sin(th_));
+    obs[2] = static_cast<float>(thdot_);
+    std::span<double> state = out.Info<double>(0);
+    state[0] = th_;
+    state[1] = thdot_;
+  }
+
+  double g_;
+  double th_ = 0.0;
+  double thdot_ = 0.0;
+};
+
+}  // namespace envpool::classic_control
+
+#endif  // ENVPOOL_CLASSIC_CONTROL_PENDULUM_H_
