@@ -71,8 +71,8 @@ class DmEnvPool(dm_env.Environment):
         return self._time_step(*self._pool.recv())
 
     def async_reset(self, seed: int | list[int | None] | None = None, env_id: Any = None) -> None:
-        n = self.num_envs if env_id is None else len(env_id)
-        seeds = [seed + i for i in range(n)] if isinstance(seed, int) else seed
+        ids = range(self.num_envs) if env_id is None else np.asarray(env_id).tolist()
+        seeds = [seed + i for i in ids] if isinstance(seed, int) else seed
         self._pool.async_reset(env_id, seeds)
 
     def close(self) -> None:

@@ -136,8 +136,8 @@ class GymnasiumEnvPool(VectorEnv):
 
     def async_reset(self, seed: int | list[int | None] | None = None, env_id: Any = None) -> None:
         """Starts resetting envs (all when ``env_id`` is None); ``recv()`` collects them."""
-        n = self.num_envs if env_id is None else len(env_id)
-        seeds = [seed + i for i in range(n)] if isinstance(seed, int) else seed
+        ids = range(self.num_envs) if env_id is None else np.asarray(env_id).tolist()
+        seeds = [seed + i for i in ids] if isinstance(seed, int) else seed
         self._pool.async_reset(env_id, seeds)
 
     def close_extras(self, **kwargs: Any) -> None:

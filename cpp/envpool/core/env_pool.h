@@ -232,14 +232,6 @@ class EnvPool {
     return FinishRound(interrupt);
   }
 
-  // In a child process after fork(): the workers do not exist here, so they
-  // are neither joined nor destroyed, and the pool only refuses calls.
-  void AbandonAfterFork() {
-    closed_ = true;
-    new std::vector<std::thread>(std::move(workers_));  // never joinable here
-    workers_.clear();
-  }
-
   // Stops the workers after their current env. Idempotent.
   void Close() {
     if (closed_) {

@@ -7,12 +7,14 @@
 #ifndef ENVPOOL_PYTHON_PY_ENV_POOL_H_
 #define ENVPOOL_PYTHON_PY_ENV_POOL_H_
 
+#include <cxxabi.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -72,6 +74,28 @@ inline void CheckSignals() {
   }
 }
 
+// Runs fn() with the GIL released and takes it back in ordinary code rather
+// than in a destructor: at interpreter exit, taking the GIL ends a daemon
+// thread by unwinding its stack, which must not cross a noexcept destructor.
+template <typename Fn>
+auto WithoutGil(Fn&& fn) {
+  PyThreadState* state = PyEval_SaveThread();
+  std::exception_ptr error;
+  std::optional<decltype(fn())> result;
+  try {
+    result.emplace(fn());
+  } catch (abi::__forced_unwind&) {
+    throw;  // the thread is being ended while it took the GIL to check signals
+  } catch (...) {
+    error = std::current_exception();
+  }
+  PyEval_RestoreThread(state);
+  if (error) {
+    std::rethrow_exception(error);
+  }
+  return std::move(*result);
+}
+
 inline void TranslateErrors(std::exception_ptr error) {
   try {
     if (error) {
@@ -112,10 +136,9 @@ class PyEnvPool {
     }
     std::vector<Config> configs =
         MakeConfigs(E::DefaultConfig(), options, num_envs);
-    {
-      py::gil_scoped_release nogil;
-      pool_ = std::make_unique<Pool>(std::move(configs), pool_options);
-    }
+    pool_ = WithoutGil([&] {
+      return std::make_unique<Pool>(std::move(configs), pool_options);
+    });
     const Pool& pool = *pool_;
     with_final_ = pool.options().autoreset_mode == AutoresetMode::kSameStep;
     BatchLayout layout(pool.spec(), 1, with_final_);
@@ -136,8 +159,11 @@ class PyEnvPool {
   }
 
   ~PyEnvPool() {
-    if (pool_ && fork_generation_ != fork_generation.load()) {
-      pool_->AbandonAfterFork();
+    if (Forked()) {
+      // The parent's threads are not in this process, and the pool's
+      // condition variables still count them as waiters: destroying it could
+      // block forever, so a pool inherited through fork() is left alone.
+      static_cast<void>(pool_.release());
     }
   }
 
@@ -186,14 +212,12 @@ class PyEnvPool {
     std::vector<std::int32_t> ids = ParseIds(env_ids, actions);
     py::array array = ActionArray(actions, ids.size());
     const RawArray raw(array);
-    Batch batch;
-    {
-      py::gil_scoped_release nogil;
+    return StepResult(WithoutGil([&] {
       std::lock_guard lock(call_mutex_);
+      CheckRecvCanFollow(ids.size());
       SendLocked(raw, ids);
-      batch = pool_->Recv(CheckSignals);
-    }
-    return StepResult(std::move(batch));
+      return pool_->Recv(CheckSignals);
+    }));
   }
 
   void Send(const py::object& actions, const py::object& env_ids) {
@@ -201,20 +225,19 @@ class PyEnvPool {
     std::vector<std::int32_t> ids = ParseIds(env_ids, actions);
     py::array array = ActionArray(actions, ids.size());
     const RawArray raw(array);
-    py::gil_scoped_release nogil;
-    std::lock_guard lock(call_mutex_);
-    SendLocked(raw, ids);
+    WithoutGil([&] {
+      std::lock_guard lock(call_mutex_);
+      SendLocked(raw, ids);
+      return true;
+    });
   }
 
   py::tuple Recv() {
     CheckProcess();
-    Batch batch;
-    {
-      py::gil_scoped_release nogil;
+    return StepResult(WithoutGil([&] {
       std::lock_guard lock(call_mutex_);
-      batch = pool_->Recv(CheckSignals);
-    }
-    return StepResult(std::move(batch));
+      return pool_->Recv(CheckSignals);
+    }));
   }
 
   py::tuple Reset(const py::object& env_ids, const py::object& seeds) {
@@ -222,13 +245,12 @@ class PyEnvPool {
     std::vector<std::int32_t> ids = ParseIds(env_ids);
     std::vector<std::optional<std::uint64_t>> seed_list =
         ParseSeeds(seeds, ids.size());
-    Batch batch;
-    {
-      py::gil_scoped_release nogil;
-      std::lock_guard lock(call_mutex_);
-      batch = pool_->Reset(ids, seed_list, CheckSignals);
-    }
-    py::tuple result = StepResult(std::move(batch), false);
+    py::tuple result =
+        StepResult(WithoutGil([&] {
+                     std::lock_guard lock(call_mutex_);
+                     return pool_->Reset(ids, seed_list, CheckSignals);
+                   }),
+                   false);
     return py::make_tuple(result[0], result[4]);
   }
 
@@ -237,29 +259,48 @@ class PyEnvPool {
     std::vector<std::int32_t> ids = ParseIds(env_ids);
     std::vector<std::optional<std::uint64_t>> seed_list =
         ParseSeeds(seeds, ids.size());
-    py::gil_scoped_release nogil;
-    std::lock_guard lock(call_mutex_);
-    pool_->SendReset(ids, seed_list);
+    WithoutGil([&] {
+      std::lock_guard lock(call_mutex_);
+      pool_->SendReset(ids, seed_list);
+      return true;
+    });
   }
 
   void Close() {
-    if (fork_generation_ != fork_generation.load()) {
-      pool_->AbandonAfterFork();
+    if (Forked()) {
       return;
     }
-    py::gil_scoped_release nogil;
-    std::lock_guard lock(call_mutex_);
-    pool_->Close();
+    WithoutGil([&] {
+      std::lock_guard lock(call_mutex_);
+      pool_->Close();
+      return true;
+    });
   }
 
-  bool closed() const { return pool_->closed(); }
+  bool closed() const { return Forked() || pool_->closed(); }
 
-  void CheckProcess() {
-    if (fork_generation_ != fork_generation.load()) {
-      pool_->AbandonAfterFork();
+  bool Forked() const { return fork_generation_ != fork_generation.load(); }
+
+  void CheckProcess() const {
+    if (Forked()) {
       throw CallOrderError(
           "this pool was created in the parent process before fork(); its "
           "threads do not exist here. Create a new pool in the child");
+    }
+  }
+
+  // In async mode step() is send() then recv(); refuse it up front, rather
+  // than after sending, when the recv() could never fill a batch.
+  void CheckRecvCanFollow(std::size_t sending) const {
+    if (!pool_->is_sync() &&
+        static_cast<std::size_t>(pool_->num_pending()) + sending <
+            static_cast<std::size_t>(pool_->batch_size())) {
+      throw CallOrderError(
+          "step() would wait for batch_size=" +
+          std::to_string(pool_->batch_size()) + " results but only " +
+          std::to_string(static_cast<std::size_t>(pool_->num_pending()) +
+                         sending) +
+          " envs would be in flight; send() more envs first");
     }
   }
 
