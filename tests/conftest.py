@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import threading
 from collections.abc import Callable
@@ -49,7 +50,8 @@ def run_python(code: str, timeout: float = SUBPROCESS_TIMEOUT_S) -> subprocess.C
     """Runs ``code`` in a fresh interpreter; fails the test if it does not exit in time.
 
     The interpreter runs in its own process group, so a hang also takes down
-    any process it forked.
+    any process it forked. It starts outside the source tree, so that it
+    imports the installed envpool rather than the uncompiled source folder.
     """
     env = dict(os.environ, PYTHONFAULTHANDLER="1")
     args = [sys.executable, "-c", textwrap.dedent(code)]
@@ -59,6 +61,7 @@ def run_python(code: str, timeout: float = SUBPROCESS_TIMEOUT_S) -> subprocess.C
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        cwd=tempfile.gettempdir(),
         start_new_session=True,
     ) as proc:
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,11 @@ def test_examples_exist() -> None:
 @pytest.mark.parametrize("script", EXAMPLES, ids=lambda p: p.name)
 def test_example_runs(script: Path) -> None:
     done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tempfile.gettempdir(),  # import the installed envpool, not the source folder
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip(), "an example should report what it did"

@@ -76,8 +76,8 @@ template <typename E>
 concept Environment = HasActionType<E> && HasDefaultConfig<E> && HasSpec<E> &&
                       ConstructibleFromConfig<E> && HasReset<E> && HasStep<E>;
 
-// Names each missing part of the contract in its own short message. Used as
-// `static_assert(CheckEnvironment<E>())` before anything instantiates E.
+// Names each missing part of the contract in its own short message; call it
+// in a constant expression before anything instantiates E.
 template <typename E>
 consteval bool CheckEnvironment() {
   static_assert(HasActionType<E>,
