@@ -41,6 +41,7 @@ PoolOptions Options(int num_envs, int batch_size, int num_threads,
   options.seed = 42;
   options.max_episode_steps = 9;
   options.autoreset_mode = mode;
+  options.solo_round_ns = 0;  // share every round, to exercise the hand-off
   return options;
 }
 
@@ -288,6 +289,29 @@ void TestHammer() {
   }
 }
 
+// Small rounds of cheap envs run on the caller alone once their cost is
+// known; the results are the same either way.
+void TestSoloRoundsMatchSharedRounds() {
+  auto run = [](double solo_round_ns) {
+    PoolOptions options = Options(16, 0, 2);
+    options.solo_round_ns = solo_round_ns;
+    Pool pool({MakeConfig(6)}, options);
+    std::map<int, Trace> traces;
+    const auto ids = AllIds(16);
+    Record(pool.Reset(ids, {}), traces);
+    for (int t = 0; t < 100; ++t) {
+      for (int id : ids) {
+        *pool.action_row(id) =
+            ActionFor(id, static_cast<int>(traces[id].size()));
+      }
+      pool.Send(ids);
+      Record(pool.Recv(), traces);
+    }
+    return traces;
+  };
+  CHECK(run(1e9) == run(0));
+}
+
 void TestManyPoolsAndCloseWithWorkInFlight() {
   for (int i = 0; i < 200; ++i) {
     Pool pool({MakeConfig(5, -1, 200)}, Options(8, 2, 2));
@@ -311,6 +335,7 @@ int main() {
   TestBadCallsThrowAndChangeNothing();
   TestSameStepKeepsFinalObservation();
   TestHammer();
+  TestSoloRoundsMatchSharedRounds();
   TestManyPoolsAndCloseWithWorkInFlight();
   std::puts("pool_stress_test: all checks passed");
   return 0;

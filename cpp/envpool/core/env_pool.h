@@ -53,6 +53,10 @@ struct PoolOptions {
   int max_episode_steps = 0;  // 0: no time limit
   AutoresetMode autoreset_mode = AutoresetMode::kNextStep;
   int thread_affinity_offset = -1;  // < 0: no pinning
+  // A sync round expected to take less than this runs on the calling thread
+  // alone: handing chunks to another core costs about a microsecond. 0 always
+  // shares rounds with the workers.
+  double solo_round_ns = 5000.0;
 };
 
 // A finished batch. Rows [0, size) of `buffer` hold results; the buffer goes
@@ -451,30 +455,57 @@ class EnvPool {
     round_pending_ = true;
     std::copy(ids.begin(), ids.end(), round_.ids.begin());
     round_.size = ids.size();
-    const std::size_t pieces =
-        workers_.empty() ? 1
-                         : static_cast<std::size_t>(options_.num_threads) * 4;
-    round_.chunk = std::max<std::size_t>(1, (ids.size() + pieces - 1) / pieces);
-    const std::size_t chunks = (ids.size() + round_.chunk - 1) / round_.chunk;
     round_.buffer = round_pool_->Acquire();
     round_.done.store(0, std::memory_order_relaxed);
+    // A round of cheap envs is done by the caller alone (see solo_round_ns).
+    round_solo_ =
+        workers_.empty() ||
+        (ns_per_env_ > 0.0 && ns_per_env_ * static_cast<double>(ids.size()) <
+                                  options_.solo_round_ns);
+    if (round_solo_) {
+      return;
+    }
+    const auto pieces = static_cast<std::size_t>(options_.num_threads) * 4;
+    round_.chunk = std::max<std::size_t>(1, (ids.size() + pieces - 1) / pieces);
+    const std::size_t chunks = (ids.size() + round_.chunk - 1) / round_.chunk;
     ++round_generation_;
     round_ticket_.store(((round_generation_ & 0xFFFFFF) << (2 * kChunkBits)) |
                             (chunks << kChunkBits),
                         std::memory_order_release);
-    if (!workers_.empty()) {
-      WakeWorkers();
-    }
+    WakeWorkers();
   }
 
-  // Runs one chunk of the current round if any is left.
-  bool WorkOneChunk() {
+  // Runs every row of a solo round on the calling thread.
+  void RunSoloRound() {
+    BatchBuffer* buffer = round_.buffer.get();
+    for (std::size_t row = 0; row < round_.size; ++row) {
+      Output out(buffer, row);
+      Process(round_.ids[row], out);
+    }
+    round_.done.store(round_.size, std::memory_order_relaxed);
+  }
+
+  // Updates the running estimate of one env's step cost.
+  void Measure(Waiter::Clock::time_point start, std::size_t envs) {
+    if (envs == 0) {
+      return;
+    }
+    const double ns =
+        std::chrono::duration<double, std::nano>(Waiter::Clock::now() - start)
+            .count() /
+        static_cast<double>(envs);
+    ns_per_env_ =
+        ns_per_env_ == 0.0 ? ns : ns_per_env_ + (ns - ns_per_env_) / 8;
+  }
+
+  // Runs one chunk of the current round if any is left; returns its size.
+  std::size_t WorkOneChunk() {
     std::uint64_t ticket = round_ticket_.load(std::memory_order_acquire);
     while (true) {
       const std::uint64_t chunks = (ticket >> kChunkBits) & kChunkMask;
       const std::uint64_t next = ticket & kChunkMask;
       if (next >= chunks) {
-        return false;
+        return 0;
       }
       if (round_ticket_.compare_exchange_weak(ticket, ticket + 1,
                                               std::memory_order_acq_rel,
@@ -494,14 +525,23 @@ class EnvPool {
             size) {
           round_waiter_.Notify();
         }
-        return true;
+        return count;
       }
     }
   }
 
   Batch FinishRound(const InterruptCheck& interrupt) {
     round_interrupted_ = false;
-    while (WorkOneChunk()) {
+    const auto start = Waiter::Clock::now();
+    if (round_solo_) {
+      RunSoloRound();
+      Measure(start, round_.size);
+    } else {
+      std::size_t mine = 0;
+      while (const std::size_t count = WorkOneChunk()) {
+        mine += count;
+      }
+      Measure(start, mine);
     }
     try {
       Wait(
@@ -784,6 +824,8 @@ class EnvPool {
   Round round_;
   bool round_pending_ = false;
   bool round_interrupted_ = false;
+  bool round_solo_ = false;
+  double ns_per_env_ = 0.0;  // running estimate, from the caller's own rows
   std::uint64_t round_generation_ = 0;
   alignas(64) std::atomic<std::uint64_t> round_ticket_{0};
   Waiter round_waiter_;
