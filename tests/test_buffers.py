@@ -1,8 +1,13 @@
-"""Batches reach Python without a copy, stay valid while held, and are reused once dropped."""
+"""Batches reach Python without a copy, stay valid while held, and are reused once dropped;
+worker threads are pinned when asked."""
 
 from __future__ import annotations
 
+import os
+import sys
+
 import numpy as np
+import pytest
 
 import envpool
 
@@ -56,3 +61,22 @@ def test_async_batches_are_recycled_too() -> None:
             seen.add(_address(obs))
             env.send(np.zeros(2, dtype=np.int64), info["env_id"])
         assert len(seen) <= 8
+
+
+def _thread_ids() -> set[int]:
+    return {int(t) for t in os.listdir("/proc/self/task")}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="thread pinning is Linux-only")
+def test_thread_affinity_offset_pins_each_worker_to_one_core() -> None:
+    cores = os.cpu_count() or 1
+    before = _thread_ids()
+    with envpool.make(
+        "CartPole-v1", num_envs=4, batch_size=2, num_threads=2, thread_affinity_offset=0
+    ) as env:
+        workers = _thread_ids() - before
+        assert len(workers) == 2
+        masks = sorted(tuple(sorted(os.sched_getaffinity(t))) for t in workers)
+        assert masks == sorted((i % cores,) for i in range(2))
+        env.async_reset()
+        assert len(env.recv()[0]) == 2
