@@ -83,7 +83,7 @@ def make_spec(task_id: str, max_episode_steps: int | None = None, **options: Any
     """The config dict, single-env spaces and dm specs of ``task_id`` with ``options``."""
     task = get_task(task_id)
     env_cls = task.load()
-    resolved = _resolve_options(env_cls, dict(task.options), options)
+    resolved = _resolve_options(env_cls, task.default_options(), options)
     scalar = {k: (v[0] if isinstance(v, (list, tuple)) else v) for k, v in resolved.items()}
     desc = env_cls.spec(scalar)
     config = {**env_cls.default_config(), **resolved}
@@ -111,6 +111,7 @@ def make(
     max_episode_steps: int | None = None,
     autoreset_mode: str | AutoresetMode = "next_step",
     thread_affinity_offset: int = -1,
+    render_mode: str | None = None,
     **task_options: Any,
 ) -> Any:
     """Creates a pool of ``num_envs`` copies of ``task_id``.
@@ -119,7 +120,8 @@ def make(
     "dm" for a dm_env.Environment. batch_size < num_envs gives async mode
     (send/recv). num_threads defaults to min(num_envs, CPU cores). Env i is
     seeded with seed + i (seed=None draws a random seed). max_episode_steps
-    defaults to the task's gymnasium TimeLimit. task_options are the env's own
+    defaults to the task's gymnasium TimeLimit. render_mode="rgb_array" lets
+    render() return every env's frame as one array. task_options are the env's own
     options (see make_spec(task_id).config); a list or tuple gives one value per
     env.
     """
@@ -147,7 +149,11 @@ def make(
         )
     task = get_task(task_id)
     env_cls = task.load()
-    options = _resolve_options(env_cls, dict(task.options), task_options)
+    if render_mode not in (None, "rgb_array"):
+        raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+    if render_mode is not None and not env_cls.can_render:
+        raise ValueError(f"{task_id} cannot render; leave render_mode=None")
+    options = _resolve_options(env_cls, task.default_options(), task_options)
     if max_steps is None:
         max_steps = task.max_episode_steps
     pool = env_cls(
@@ -167,7 +173,7 @@ def make(
         return DmEnvPool(pool, spec, num_envs, batch_size)
     from envpool.gymnasium_env import GymnasiumEnvPool
 
-    return GymnasiumEnvPool(pool, spec, num_envs, batch_size, mode)
+    return GymnasiumEnvPool(pool, spec, num_envs, batch_size, mode, render_mode)
 
 
 def make_gymnasium(task_id: str, **kwargs: Any) -> Any:

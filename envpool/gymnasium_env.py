@@ -29,6 +29,7 @@ class GymnasiumEnvPool(VectorEnv):
         num_envs: int,
         batch_size: int,
         autoreset_mode: AutoresetMode,
+        render_mode: str | None = None,
     ) -> None:
         self._pool = pool
         self.spec_info = spec
@@ -39,8 +40,8 @@ class GymnasiumEnvPool(VectorEnv):
         self.single_action_space = spec.action_space
         self.observation_space = batch_space(spec.observation_space, num_envs)
         self.action_space = batch_space(spec.action_space, num_envs)
-        self.metadata = {"autoreset_mode": autoreset_mode}
-        self.render_mode = None
+        self.metadata = {"autoreset_mode": autoreset_mode, "render_modes": ["rgb_array"]}
+        self.render_mode = render_mode
         self.closed = False
         self._last_obs: np.ndarray | None = None
         self._last_obs_owned = False
@@ -139,6 +140,12 @@ class GymnasiumEnvPool(VectorEnv):
         ids = range(self.num_envs) if env_id is None else np.asarray(env_id).tolist()
         seeds = [seed + i for i in ids] if isinstance(seed, int) else seed
         self._pool.async_reset(env_id, seeds)
+
+    def render(self, env_id: Any = None) -> np.ndarray:
+        """Every env's current frame (or those in ``env_id``), as (n, height, width, 3) uint8."""
+        if self.render_mode != "rgb_array":
+            raise ValueError("make the pool with render_mode='rgb_array' to render it")
+        return self._pool.render(env_id)
 
     def close_extras(self, **kwargs: Any) -> None:
         self._pool.close()

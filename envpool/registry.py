@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
@@ -22,6 +22,13 @@ class TaskSpec:
     """``"module:Class"`` of a class made by the C++ ``RegisterEnv`` call."""
     max_episode_steps: int | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
+    option_hook: Callable[[], Mapping[str, Any]] | None = None
+    """Computes more default options when a pool is made (e.g. a ROM file's path)."""
+
+    def default_options(self) -> dict[str, Any]:
+        """The task's option overrides, the hook's included."""
+        hooked = self.option_hook() if self.option_hook is not None else {}
+        return {**self.options, **hooked}
 
     def load(self) -> Any:
         module_name, _, attr = self.entry_point.partition(":")
@@ -36,12 +43,16 @@ def register(
     task_id: str,
     entry_point: str,
     max_episode_steps: int | None = None,
+    *,
+    option_hook: Callable[[], Mapping[str, Any]] | None = None,
     **options: Any,
 ) -> None:
     """Registers ``task_id``, served by the env class at ``entry_point``.
 
     ``options`` override the env's own defaults for this task;
-    ``max_episode_steps`` is the task's default time limit (None: no limit).
+    ``max_episode_steps`` is the task's default time limit (None: no limit);
+    ``option_hook()``, if given, supplies more option defaults when a pool is
+    made (for values known only at run time, such as a data file's path).
     """
     if not isinstance(task_id, str) or not task_id:
         raise ValueError("task_id must be a non-empty string")
@@ -51,7 +62,7 @@ def register(
         raise ValueError(f"max_episode_steps must be >= 1 or None, got {max_episode_steps}")
     if task_id in _tasks:
         raise ValueError(f"task id {task_id!r} is already registered")
-    _tasks[task_id] = TaskSpec(task_id, entry_point, max_episode_steps, dict(options))
+    _tasks[task_id] = TaskSpec(task_id, entry_point, max_episode_steps, dict(options), option_hook)
 
 
 def _load_plugins() -> None:

@@ -19,8 +19,10 @@
 #define ENVPOOL_CORE_ENV_H_
 
 #include <concepts>
+#include <cstdint>
 #include <span>
 #include <type_traits>
+#include <vector>
 
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
@@ -75,6 +77,15 @@ concept HasStep =
 template <typename E>
 concept Environment = HasActionType<E> && HasDefaultConfig<E> && HasSpec<E> &&
                       ConstructibleFromConfig<E> && HasReset<E> && HasStep<E>;
+
+// Optional: an env that can draw itself declares the shape of one RGB frame
+// and writes its current frame into a buffer of that many bytes.
+template <typename E>
+concept Renderable =
+    requires(E& env, std::span<std::uint8_t> frame, const Config& config) {
+      { E::RenderShape(config) } -> std::same_as<std::vector<std::int64_t>>;
+      { env.Render(frame) } -> std::same_as<void>;
+    };
 
 // Names each missing part of the contract in its own short message; call it
 // in a constant expression before anything instantiates E.

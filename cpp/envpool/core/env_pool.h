@@ -86,6 +86,9 @@ class EnvPool {
         mark_(static_cast<std::size_t>(options_.num_envs), 0),
         queue_(static_cast<std::size_t>(options_.num_envs)) {
     CheckActionSpec();
+    if constexpr (Renderable<E>) {
+      render_shape_ = E::RenderShape(configs.front());
+    }
     const bool final_fields =
         options_.autoreset_mode == AutoresetMode::kSameStep;
     const auto num_envs = static_cast<std::size_t>(options_.num_envs);
@@ -234,6 +237,36 @@ class EnvPool {
     CheckSend(ids, true);
     Dispatch(ids, true, seeds, /*as_round=*/true);
     return FinishRound(interrupt);
+  }
+
+  // Writes the current RGB frame of each env in `ids` into `out`, one frame
+  // after another, on the calling thread. The envs must not be in flight.
+  void Render(std::span<const std::int32_t> ids, std::uint8_t* out)
+    requires Renderable<E>
+  {
+    CheckOpen();
+    ++stamp_;
+    for (const std::int32_t id : ids) {
+      if (id < 0 || id >= options_.num_envs) {
+        throw std::out_of_range("env_id " + std::to_string(id) +
+                                " is out of range");
+      }
+      if (slots_[id].pending) {
+        throw CallOrderError("env " + std::to_string(id) +
+                             " is in flight; recv() it before render()");
+      }
+    }
+    std::size_t frame_bytes = 1;
+    for (const auto d : render_shape_) {
+      frame_bytes *= static_cast<std::size_t>(d);
+    }
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      slots_[ids[i]].env->Render({out + i * frame_bytes, frame_bytes});
+    }
+  }
+
+  const std::vector<std::int64_t>& render_shape() const {
+    return render_shape_;
   }
 
   // Stops the workers after their current env. Idempotent.
@@ -807,6 +840,7 @@ class EnvPool {
 
   PoolOptions options_;
   EnvSpec spec_;
+  std::vector<std::int64_t> render_shape_;
   std::size_t action_size_;
   std::vector<EnvSlot> slots_;
   std::vector<Scalar> actions_;

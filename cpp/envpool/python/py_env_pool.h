@@ -194,6 +194,9 @@ class PyEnvPool {
              py::arg("seeds") = py::none())
         .def("async_reset", &PyEnvPool::AsyncReset,
              py::arg("env_ids") = py::none(), py::arg("seeds") = py::none())
+        .def("render", &PyEnvPool::Render, py::arg("env_ids") = py::none())
+        .def_property_readonly_static(
+            "can_render", [](const py::object&) { return Renderable<E>; })
         .def("close", &PyEnvPool::Close)
         .def_property_readonly("closed", &PyEnvPool::closed)
         .def_property_readonly("num_threads",
@@ -264,6 +267,29 @@ class PyEnvPool {
       pool_->SendReset(ids, seed_list);
       return true;
     });
+  }
+
+  // (n, *RenderShape) uint8 frames of the envs in env_ids (all when None).
+  py::array Render(const py::object& env_ids) {
+    CheckProcess();
+    if constexpr (Renderable<E>) {
+      std::vector<std::int32_t> ids = ParseIds(env_ids);
+      std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(ids.size())};
+      shape.insert(shape.end(), pool_->render_shape().begin(),
+                   pool_->render_shape().end());
+      py::array_t<std::uint8_t> frames(shape);
+      std::uint8_t* out = frames.mutable_data();
+      WithoutGil([&] {
+        std::lock_guard lock(call_mutex_);
+        pool_->Render(ids, out);
+        return true;
+      });
+      return frames;
+    } else {
+      static_cast<void>(env_ids);
+      PyErr_SetString(PyExc_NotImplementedError, "this env cannot render");
+      throw py::error_already_set();
+    }
   }
 
   void Close() {
