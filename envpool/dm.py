@@ -19,8 +19,10 @@ class DmEnvPool(dm_env.Environment):
     env and how far into its episode each row is, and the env's info arrays
     follow. step_type is FIRST for a reset, LAST when the episode terminated
     or was truncated, MID otherwise. discount is 0 on termination and 1 on
-    truncation. An env that returned LAST is reset by its next step, whose
-    action is ignored (dm_env's convention).
+    truncation (or lower where the env reports its own info["discount"], as
+    Atari does on a life loss with zero_discount_on_life_loss). An env that
+    returned LAST is reset by its next step, whose action is ignored (dm_env's
+    convention).
     """
 
     def __init__(self, pool: Any, spec: EnvSpec, num_envs: int, batch_size: int) -> None:
@@ -105,5 +107,7 @@ class DmEnvPool(dm_env.Environment):
             first, dm_env.StepType.FIRST, np.where(last, dm_env.StepType.LAST, dm_env.StepType.MID)
         ).astype(np.int8)
         discount = np.where(terminated, 0.0, 1.0)
+        if "discount" in info:  # an env's own discount, e.g. 0 on an Atari life loss
+            discount = np.minimum(discount, info["discount"])
         observation = {"obs": obs, **info}
         return dm_env.TimeStep(step_type, reward, discount, observation)
