@@ -111,7 +111,8 @@ class EnvPool {
     const int num_workers =
         is_sync() ? options_.num_threads - 1 : options_.num_threads;
     for (int i = 0; i < num_workers; ++i) {
-      workers_.emplace_back([this, i] { WorkerLoop(i); });
+      workers_.emplace_back([this] { WorkerLoop(); });
+      Pin(workers_.back(), i);  // before make() returns, not when it first runs
     }
   }
 
@@ -677,8 +678,7 @@ class EnvPool {
 
   // Workers.
 
-  void WorkerLoop(int index) {
-    Pin(index);
+  void WorkerLoop() {
     while (true) {
       const std::uint32_t epoch = work_epoch_.load(std::memory_order_seq_cst);
       if (stop_.load(std::memory_order_acquire)) {
@@ -708,7 +708,7 @@ class EnvPool {
     }
   }
 
-  void Pin(int index) const {
+  void Pin(std::thread& worker, int index) const {
 #if defined(__linux__)
     if (options_.thread_affinity_offset < 0) {
       return;
@@ -717,8 +717,9 @@ class EnvPool {
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET((options_.thread_affinity_offset + index) % cores, &set);
-    pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+    pthread_setaffinity_np(worker.native_handle(), sizeof(set), &set);
 #else
+    (void)worker;
     (void)index;
 #endif
   }
