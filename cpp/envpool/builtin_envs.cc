@@ -2,6 +2,7 @@
 // out-of-tree env package uses.
 #include <pybind11/pybind11.h>
 
+#include "envpool/atari/atari_env.h"
 #include "envpool/classic_control/acrobot.h"
 #include "envpool/classic_control/cartpole.h"
 #include "envpool/classic_control/mountain_car.h"
@@ -17,4 +18,5 @@ PYBIND11_MODULE(_core, m) {
   RegisterEnv<cc::MountainCar>(m, "MountainCar");
   RegisterEnv<cc::MountainCarContinuous>(m, "MountainCarContinuous");
   RegisterEnv<cc::Acrobot>(m, "Acrobot");
+  RegisterEnv<envpool::atari::AtariEnv>(m, "Atari");
 }

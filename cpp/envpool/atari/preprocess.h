@@ -1,23 +1,52 @@
-// Frame preprocessing for the Atari envs: the max over the last two frames of
-// a skip, an area resize that gives the same bytes as OpenCV's
-// cv2.resize(..., interpolation=cv2.INTER_AREA) when shrinking uint8 images,
-// and the ring of recent frames that forms the stacked observation.
+// Frame preprocessing for the Atari envs: palette lookup, the max over the
+// last two frames of a skip, an area resize that gives the same bytes as
+// OpenCV's cv2.resize(..., interpolation=cv2.INTER_AREA) when shrinking uint8
+// images, and the ring of recent frames that forms the stacked observation.
 //
-// All three work on plain byte buffers, hold their scratch memory for the
-// whole life of an env and allocate nothing per frame.
+// Images are planar: `channels` planes of height x width bytes (grey: one
+// plane; RGB: R, G and B planes). Every piece keeps its scratch memory for
+// the life of an env and allocates nothing per frame.
 #ifndef ENVPOOL_ATARI_PREPROCESS_H_
 #define ENVPOOL_ATARI_PREPROCESS_H_
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace envpool::atari {
+
+// Turns a height x width frame of palette indices into `channels` planes:
+// out[c][y][x] = tables[c * 256 + indices[y][x]]. A row of indices equal to
+// the one above it (most rows of most Atari screens) is copied instead of
+// looked up again.
+inline void ApplyPalette(const std::uint8_t* __restrict indices, int height,
+                         int width, const std::uint8_t* __restrict tables,
+                         int channels, std::uint8_t* __restrict out) {
+  const std::size_t w = static_cast<std::size_t>(width);
+  const std::size_t plane = static_cast<std::size_t>(height) * w;
+  for (int y = 0; y < height; ++y) {
+    const std::uint8_t* src = indices + y * w;
+    const bool repeat = y > 0 && std::memcmp(src, src - w, w) == 0;
+    for (int c = 0; c < channels; ++c) {
+      std::uint8_t* dst = out + c * plane + y * w;
+      if (repeat) {
+        std::memcpy(dst, dst - w, w);
+      } else {
+        const std::uint8_t* table = tables + c * 256;
+        for (std::size_t x = 0; x < w; ++x) {
+          dst[x] = table[src[x]];
+        }
+      }
+    }
+  }
+}
 
 // acc[i] = max(acc[i], other[i]) for i < n; a byte loop that compilers turn
 // into packed unsigned-max instructions.
@@ -29,12 +58,12 @@ inline void MaxPoolInPlace(std::uint8_t* __restrict acc,
   }
 }
 
-// Area-weighted resize of interleaved uint8 images (height x width x
-// channels) into channel planes (channels x out_height x out_width).
+// Area-weighted resize of planar uint8 images: `channels` planes of
+// in_height x in_width into `channels` planes of out_height x out_width.
 //
-// Each output pixel is the mean of the source area it covers. The arithmetic
-// follows OpenCV's INTER_AREA for non-integer shrink factors step by step, so
-// the bytes agree exactly:
+// Each output pixel is the mean of the source area it covers. For shrinking
+// by factors that are not both whole numbers the arithmetic follows OpenCV's
+// INTER_AREA step by step, so the bytes agree exactly:
 //   * along each axis, output cell i covers [i*s, i*s + s) in source pixels,
 //     s = 1 / (out / in) in double; a source pixel's weight is its overlap
 //     with the cell divided by min(s, in - i*s), rounded to float; partial
@@ -45,10 +74,10 @@ inline void MaxPoolInPlace(std::uint8_t* __restrict acc,
 //     rows in increasing order;
 //   * the result is rounded to nearest, ties to even, and saturated to 0..255.
 // When both factors are whole numbers (210x160 -> 105x80, 70x32, ...) the
-// block sums are integers instead, as in OpenCV: a 2x2 block rounds
-// (sum + 2) / 4 down, any other block rounds float(sum) * (1.0f / area) to
-// nearest even. Enlarging (OpenCV switches to a bilinear variant there) uses
-// the same area weights, which is not byte-exact with OpenCV.
+// block sums are integers, as in OpenCV: a 2x2 block rounds (sum + 2) / 4
+// down, any other block rounds float(sum) * (1.0f / area) to nearest even.
+// Enlarging (where OpenCV switches to a bilinear variant) uses the same area
+// weights, which is not byte-exact with OpenCV.
 //
 // The build must not contract a*b+c into fused multiply-adds (the project
 // compiles with -ffp-contract=off), or the float sums would round
@@ -62,8 +91,8 @@ class AreaResize {
         out_height_(out_height),
         out_width_(out_width),
         channels_(channels) {
-    if (in_height <= 0 || in_width <= 0 || out_height <= 0 ||
-        out_width <= 0 || channels <= 0) {
+    if (in_height <= 0 || in_width <= 0 || out_height <= 0 || out_width <= 0 ||
+        channels <= 0) {
       throw std::invalid_argument(
           "AreaResize: sizes and channels must be positive, got " +
           std::to_string(in_height) + "x" + std::to_string(in_width) + " -> " +
@@ -75,20 +104,20 @@ class AreaResize {
     if (block_x > 0 && block_y > 0) {
       block_x_ = block_x;
       block_y_ = block_y;
-      block_sums_.assign(static_cast<std::size_t>(in_width) * channels, 0);
+      block_sums_.assign(static_cast<std::size_t>(in_width), 0);
       return;
     }
     cols_ = AxisWeights(in_width, out_width);
     rows_ = AxisWeights(in_height, out_height);
-    // One converted source row, padded so that every zero-weight tap past
-    // the row's end still reads memory (zeros) of this buffer.
-    row_.assign(static_cast<std::size_t>(in_width + cols_.taps) * channels_,
-                0.0F);
-    // Horizontal sums of every source row, one plane per channel, with
-    // zero rows past the end for the vertical zero-weight taps.
-    plane_stride_ = static_cast<std::size_t>(in_height + rows_.taps) *
-                    static_cast<std::size_t>(out_width);
-    sums_.assign(plane_stride_ * channels_, 0.0F);
+    // The packed path reads the taps of each output column as one 4-byte
+    // word, which may run up to 3 bytes past the end of a row: harmless
+    // (zero weights) inside the image, but the last row is read from a
+    // padded copy.
+    packed_ = cols_.taps <= 4 && std::endian::native == std::endian::little;
+    words_.assign(static_cast<std::size_t>(out_width), 0);
+    last_row_.assign(static_cast<std::size_t>(in_width) + 4, 0);
+    sums_.assign(static_cast<std::size_t>(in_height) * out_width, 0.0F);
+    row_sums_.assign(static_cast<std::size_t>(in_height), nullptr);
     acc_.assign(static_cast<std::size_t>(out_width), 0.0F);
   }
 
@@ -104,52 +133,77 @@ class AreaResize {
     return static_cast<std::size_t>(out_height_) * out_width_ * channels_;
   }
 
-  // `in`: in_size() bytes, interleaved; `out`: out_size() bytes, planar.
+  // `in`: in_size() bytes; `out`: out_size() bytes; both planar.
   void Run(const std::uint8_t* in, std::uint8_t* out) {
-    if (block_x_ > 0) {
-      RunBlocks(in, out);
-      return;
-    }
-    const int c_n = channels_;
-    const std::size_t row_len = static_cast<std::size_t>(in_width_) * c_n;
-    for (int y = 0; y < in_height_; ++y) {
-      const std::uint8_t* src = in + static_cast<std::size_t>(y) * row_len;
-      float* row = row_.data();
-      for (std::size_t i = 0; i < row_len; ++i) {
-        row[i] = static_cast<float>(src[i]);
-      }
-      if (c_n == 1) {
-        SumRow1(row, sums_.data() + static_cast<std::size_t>(y) * out_width_);
-      } else {
-        for (int c = 0; c < c_n; ++c) {
-          SumRowStrided(row + c, c_n,
-                        sums_.data() + c * plane_stride_ +
-                            static_cast<std::size_t>(y) * out_width_);
-        }
-      }
-    }
+    const std::size_t in_plane =
+        static_cast<std::size_t>(in_height_) * in_width_;
     const std::size_t out_plane =
         static_cast<std::size_t>(out_height_) * out_width_;
-    for (int c = 0; c < c_n; ++c) {
-      const float* plane = sums_.data() + c * plane_stride_;
-      std::uint8_t* dst = out + c * out_plane;
-      for (int y = 0; y < out_height_; ++y) {
-        AccumulateColumn(plane, y, dst + static_cast<std::size_t>(y) *
-                                             out_width_);
+    for (int c = 0; c < channels_; ++c) {
+      if (block_x_ > 0) {
+        RunBlocks(in + c * in_plane, out + c * out_plane);
+      } else {
+        SumRows(in + c * in_plane);
+        SumColumns(out + c * out_plane);
       }
     }
   }
 
  private:
-  // Output cell i of one axis reads source pixels first[i] ... first[i] +
-  // taps - 1 with weights weight[i * taps + k]; cells with fewer real taps
-  // are padded with zero weights at the end, which leave float sums of
-  // non-negative terms unchanged.
+  // The taps of one axis. Output cell i reads source pixels first[i],
+  // first[i] + 1, ... with weights weight[k * out + i] for k < count[i];
+  // weight[k * out + i] is 0 for count[i] <= k < taps.
   struct Axis {
     int taps = 0;
     std::vector<int> first;
+    std::vector<int> count;
     std::vector<float> weight;
   };
+
+  static Axis AxisWeights(int in, int out) {
+    const double scale = 1.0 / (static_cast<double>(out) / in);
+    std::vector<std::vector<std::pair<int, float>>> cells(out);
+    for (int i = 0; i < out; ++i) {
+      const double start = i * scale;
+      const double end = start + scale;
+      const double cell = std::min(scale, in - start);
+      const int last = std::min(static_cast<int>(std::floor(end)), in - 1);
+      const int begin = std::min(static_cast<int>(std::ceil(start)), last);
+      auto& taps = cells[i];
+      if (begin - start > 1e-3) {
+        taps.emplace_back(begin - 1,
+                          static_cast<float>((begin - start) / cell));
+      }
+      for (int p = begin; p < last; ++p) {
+        taps.emplace_back(p, static_cast<float>(1.0 / cell));
+      }
+      if (end - last > 1e-3) {
+        taps.emplace_back(
+            last, static_cast<float>(std::min(std::min(end - last, 1.0), cell) /
+                                     cell));
+      }
+    }
+    Axis axis;
+    for (const auto& taps : cells) {
+      axis.taps = std::max(axis.taps, static_cast<int>(taps.size()));
+    }
+    axis.first.assign(out, 0);
+    axis.count.assign(out, 0);
+    axis.weight.assign(static_cast<std::size_t>(axis.taps) * out, 0.0F);
+    for (int i = 0; i < out; ++i) {
+      const auto& taps = cells[i];
+      axis.count[i] = static_cast<int>(taps.size());
+      if (taps.empty()) {
+        continue;
+      }
+      axis.first[i] = taps.front().first;
+      for (const auto& [pixel, w] : taps) {
+        const int k = pixel - axis.first[i];
+        axis.weight[static_cast<std::size_t>(k) * out + i] = w;
+      }
+    }
+    return axis;
+  }
 
   // The whole number in / out if the shrink factor is one (to within
   // double epsilon, as OpenCV decides), else 0.
@@ -161,174 +215,202 @@ class AreaResize {
                : 0;
   }
 
-  // Integer sums over block_y_ x block_x_ source blocks.
+  // Horizontal sums of every row of one plane. A row with the same bytes as
+  // the one above shares its sums.
+  void SumRows(const std::uint8_t* plane) {
+    const std::size_t w = static_cast<std::size_t>(in_width_);
+    float* sums = sums_.data();
+    for (int y = 0; y < in_height_; ++y) {
+      const std::uint8_t* src = plane + y * w;
+      if (y > 0 && std::memcmp(src, src - w, w) == 0) {
+        row_sums_[y] = row_sums_[y - 1];
+        continue;
+      }
+      float* dst = sums + static_cast<std::size_t>(y) * out_width_;
+      row_sums_[y] = dst;
+      if (!packed_) {
+        SumRowGeneric(src, dst);
+        continue;
+      }
+      if (y == in_height_ - 1) {
+        std::memcpy(last_row_.data(), src, w);
+        src = last_row_.data();
+      }
+      switch (cols_.taps) {
+        case 1:
+          SumRowPacked<1>(src, dst);
+          break;
+        case 2:
+          SumRowPacked<2>(src, dst);
+          break;
+        case 3:
+          SumRowPacked<3>(src, dst);
+          break;
+        default:
+          SumRowPacked<4>(src, dst);
+          break;
+      }
+    }
+  }
+
+  // The taps of output column x are bytes first[x] ... first[x] + 3 of the
+  // row, fetched as one little-endian word each; the arithmetic then runs
+  // over all columns at once (it vectorises).
+  template <int kTaps>
+  void SumRowPacked(const std::uint8_t* src, float* dst) {
+    const int n = out_width_;
+    const int* first = cols_.first.data();
+    std::uint32_t* words = words_.data();
+    for (int x = 0; x < n; ++x) {
+      std::memcpy(&words[x], src + first[x], 4);
+    }
+    const float* w0 = cols_.weight.data();
+    const float* w1 = w0 + (kTaps > 1 ? n : 0);
+    const float* w2 = w0 + (kTaps > 2 ? 2 * n : 0);
+    const float* w3 = w0 + (kTaps > 3 ? 3 * n : 0);
+    for (int x = 0; x < n; ++x) {
+      const std::uint32_t word = words[x];
+      float sum = 0.0F;
+      sum += static_cast<float>(static_cast<int>(word & 0xFFU)) * w0[x];
+      if constexpr (kTaps > 1) {
+        sum +=
+            static_cast<float>(static_cast<int>((word >> 8) & 0xFFU)) * w1[x];
+      }
+      if constexpr (kTaps > 2) {
+        sum +=
+            static_cast<float>(static_cast<int>((word >> 16) & 0xFFU)) * w2[x];
+      }
+      if constexpr (kTaps > 3) {
+        sum += static_cast<float>(static_cast<int>(word >> 24)) * w3[x];
+      }
+      dst[x] = sum;
+    }
+  }
+
+  void SumRowGeneric(const std::uint8_t* src, float* dst) const {
+    const int n = out_width_;
+    for (int x = 0; x < n; ++x) {
+      const std::uint8_t* taps = src + cols_.first[x];
+      float sum = 0.0F;
+      for (int k = 0; k < cols_.count[x]; ++k) {
+        sum += static_cast<float>(taps[k]) *
+               cols_.weight[static_cast<std::size_t>(k) * n + x];
+      }
+      dst[x] = sum;
+    }
+  }
+
+  // Vertical accumulation of the row sums into the output plane.
+  void SumColumns(std::uint8_t* out) {
+    switch (rows_.taps) {
+      case 1:
+        SumColumnsFixed<1>(out);
+        return;
+      case 2:
+        SumColumnsFixed<2>(out);
+        return;
+      case 3:
+        SumColumnsFixed<3>(out);
+        return;
+      case 4:
+        SumColumnsFixed<4>(out);
+        return;
+      case 5:
+        SumColumnsFixed<5>(out);
+        return;
+      default:
+        SumColumnsGeneric(out);
+    }
+  }
+
+  // All kTaps rows of an output row are summed in registers, column by
+  // column. Rows past an output row's count get weight 0 (and any valid
+  // row), which adds +0 to a non-negative sum: no change.
+  template <int kTaps>
+  void SumColumnsFixed(std::uint8_t* out) {
+    const int width = out_width_;
+    const int height = out_height_;
+    for (int y = 0; y < height; ++y) {
+      const float* line[kTaps];
+      float w[kTaps];
+      for (int k = 0; k < kTaps; ++k) {
+        const int row = std::min(rows_.first[y] + k, in_height_ - 1);
+        line[k] = row_sums_[row];
+        w[k] = rows_.weight[static_cast<std::size_t>(k) * height + y];
+      }
+      std::uint8_t* dst = out + static_cast<std::size_t>(y) * width;
+      for (int x = 0; x < width; ++x) {
+        float sum = line[0][x] * w[0];
+        for (int k = 1; k < kTaps; ++k) {
+          sum += line[k][x] * w[k];
+        }
+        dst[x] = RoundToByte(sum);
+      }
+    }
+  }
+
+  void SumColumnsGeneric(std::uint8_t* out) {
+    const int width = out_width_;
+    const int height = out_height_;
+    float* acc = acc_.data();
+    for (int y = 0; y < height; ++y) {
+      const int first = rows_.first[y];
+      std::fill(acc, acc + width, 0.0F);
+      for (int k = 0; k < rows_.count[y]; ++k) {
+        const float* line = row_sums_[first + k];
+        const float wk = rows_.weight[static_cast<std::size_t>(k) * height + y];
+        for (int x = 0; x < width; ++x) {
+          acc[x] += line[x] * wk;
+        }
+      }
+      std::uint8_t* dst = out + static_cast<std::size_t>(y) * width;
+      for (int x = 0; x < width; ++x) {
+        dst[x] = RoundToByte(acc[x]);
+      }
+    }
+  }
+
+  // Integer sums over block_y_ x block_x_ source blocks of one plane.
   void RunBlocks(const std::uint8_t* in, std::uint8_t* out) {
-    const int c_n = channels_;
-    const std::size_t row_len = static_cast<std::size_t>(in_width_) * c_n;
-    const std::size_t out_plane =
-        static_cast<std::size_t>(out_height_) * out_width_;
+    const std::size_t w = static_cast<std::size_t>(in_width_);
     const int area = block_x_ * block_y_;
     const float inv_area = 1.0F / static_cast<float>(area);
+    const bool half_up = block_x_ == 2 && block_y_ == 2;
     std::int32_t* sums = block_sums_.data();
     for (int y = 0; y < out_height_; ++y) {
-      const std::uint8_t* src =
-          in + static_cast<std::size_t>(y) * block_y_ * row_len;
-      for (std::size_t i = 0; i < row_len; ++i) {
+      const std::uint8_t* src = in + static_cast<std::size_t>(y) * block_y_ * w;
+      for (std::size_t i = 0; i < w; ++i) {
         sums[i] = src[i];
       }
       for (int k = 1; k < block_y_; ++k) {
-        const std::uint8_t* line = src + k * row_len;
-        for (std::size_t i = 0; i < row_len; ++i) {
+        const std::uint8_t* line = src + k * w;
+        for (std::size_t i = 0; i < w; ++i) {
           sums[i] += line[i];
         }
       }
-      for (int c = 0; c < c_n; ++c) {
-        std::uint8_t* dst =
-            out + c * out_plane + static_cast<std::size_t>(y) * out_width_;
-        for (int x = 0; x < out_width_; ++x) {
-          const std::int32_t* block = sums + x * block_x_ * c_n + c;
-          std::int32_t sum = 0;
-          for (int k = 0; k < block_x_; ++k) {
-            sum += block[k * c_n];
-          }
-          dst[x] = area == 4 && block_x_ == 2
-                       ? static_cast<std::uint8_t>((sum + 2) >> 2)
-                       : RoundToByte(static_cast<float>(sum) * inv_area);
+      std::uint8_t* dst = out + static_cast<std::size_t>(y) * out_width_;
+      for (int x = 0; x < out_width_; ++x) {
+        const std::int32_t* block = sums + x * block_x_;
+        std::int32_t sum = 0;
+        for (int k = 0; k < block_x_; ++k) {
+          sum += block[k];
         }
+        dst[x] = half_up ? static_cast<std::uint8_t>((sum + 2) >> 2)
+                         : RoundToByte(static_cast<float>(sum) * inv_area);
       }
     }
   }
 
-  static Axis AxisWeights(int in, int out) {
-    const double scale = 1.0 / (static_cast<double>(out) / in);
-    std::vector<std::vector<std::pair<int, float>>> cells(out);
-    for (int i = 0; i < out; ++i) {
-      const double start = i * scale;
-      const double end = start + scale;
-      const double cell = std::min(scale, in - start);
-      int last = std::min(static_cast<int>(std::floor(end)), in - 1);
-      int begin = std::min(static_cast<int>(std::ceil(start)), last);
-      auto& taps = cells[i];
-      if (begin - start > 1e-3) {
-        taps.emplace_back(begin - 1, static_cast<float>((begin - start) / cell));
-      }
-      for (int p = begin; p < last; ++p) {
-        taps.emplace_back(p, static_cast<float>(1.0 / cell));
-      }
-      if (end - last > 1e-3) {
-        taps.emplace_back(
-            last,
-            static_cast<float>(std::min(std::min(end - last, 1.0), cell) /
-                               cell));
-      }
-    }
-    Axis axis;
-    for (const auto& taps : cells) {
-      axis.taps = std::max(axis.taps, static_cast<int>(taps.size()));
-    }
-    axis.first.assign(out, 0);
-    axis.weight.assign(static_cast<std::size_t>(out) * axis.taps, 0.0F);
-    for (int i = 0; i < out; ++i) {
-      const auto& taps = cells[i];
-      if (taps.empty()) {
-        continue;
-      }
-      axis.first[i] = taps.front().first;
-      for (const auto& [pixel, w] : taps) {
-        axis.weight[static_cast<std::size_t>(i) * axis.taps +
-                    (pixel - axis.first[i])] = w;
-      }
-    }
-    return axis;
-  }
-
-  // Horizontal sums of one grey row into out_width_ floats.
-  void SumRow1(const float* row, float* dst) const {
-    const int taps = cols_.taps;
-    const int* first = cols_.first.data();
-    const float* w = cols_.weight.data();
-    switch (taps) {
-      case 2:
-        SumRowFixed<2>(row, first, w, dst);
-        return;
-      case 3:
-        SumRowFixed<3>(row, first, w, dst);
-        return;
-      case 4:
-        SumRowFixed<4>(row, first, w, dst);
-        return;
-      case 5:
-        SumRowFixed<5>(row, first, w, dst);
-        return;
-      default:
-        SumRowStrided(row, 1, dst);
-    }
-  }
-
-  template <int kTaps>
-  void SumRowFixed(const float* row, const int* first, const float* w,
-                   float* dst) const {
-    for (int x = 0; x < out_width_; ++x) {
-      const float* src = row + first[x];
-      const float* wx = w + x * kTaps;
-      float sum = 0.0F;
-      for (int k = 0; k < kTaps; ++k) {
-        sum += src[k] * wx[k];
-      }
-      dst[x] = sum;
-    }
-  }
-
-  // Horizontal sums of one channel of a row whose pixels are `stride`
-  // floats apart.
-  void SumRowStrided(const float* row, int stride, float* dst) const {
-    const int taps = cols_.taps;
-    for (int x = 0; x < out_width_; ++x) {
-      const float* src = row + static_cast<std::ptrdiff_t>(cols_.first[x]) *
-                                   stride;
-      const float* wx = cols_.weight.data() + static_cast<std::size_t>(x) *
-                                                  taps;
-      float sum = 0.0F;
-      for (int k = 0; k < taps; ++k) {
-        sum += src[static_cast<std::ptrdiff_t>(k) * stride] * wx[k];
-      }
-      dst[x] = sum;
-    }
-  }
-
-  // Output row y of one channel plane of row sums.
-  void AccumulateColumn(const float* plane, int y, std::uint8_t* dst) {
-    const int taps = rows_.taps;
-    const int width = out_width_;
-    const float* wy =
-        rows_.weight.data() + static_cast<std::size_t>(y) * taps;
-    float* acc = acc_.data();
-    const float* src =
-        plane + static_cast<std::size_t>(rows_.first[y]) * width;
-    for (int x = 0; x < width; ++x) {
-      acc[x] = src[x] * wy[0];
-    }
-    for (int k = 1; k < taps; ++k) {
-      const float* line = src + static_cast<std::size_t>(k) * width;
-      const float wk = wy[k];
-      for (int x = 0; x < width; ++x) {
-        acc[x] += line[x] * wk;
-      }
-    }
-    for (int x = 0; x < width; ++x) {
-      dst[x] = RoundToByte(acc[x]);
-    }
-  }
-
-  // Round to nearest, ties to even, then clamp to 0..255. Adding and
+  // Round to nearest, ties to even, then clamp to 255. Adding and
   // removing 1.5 * 2^23 leaves the float with no fraction bits, so the
   // addition itself rounds under the default rounding mode; exact for
   // |v| < 2^22.
+  // Sums here are never negative, so only the top needs clamping.
   static std::uint8_t RoundToByte(float v) {
     constexpr float kMagic = 12582912.0F;  // 1.5 * 2^23
-    float r = (v + kMagic) - kMagic;
-    r = std::min(std::max(r, 0.0F), 255.0F);
-    return static_cast<std::uint8_t>(r);
+    const float r = (v + kMagic) - kMagic;
+    return static_cast<std::uint8_t>(
+        static_cast<std::int32_t>(r < 255.0F ? r : 255.0F));
   }
 
   int in_height_;
@@ -341,9 +423,11 @@ class AreaResize {
   std::vector<std::int32_t> block_sums_;
   Axis cols_;
   Axis rows_;
-  std::size_t plane_stride_ = 0;
-  std::vector<float> row_;
-  std::vector<float> sums_;
+  bool packed_ = false;
+  std::vector<std::uint32_t> words_;
+  std::vector<std::uint8_t> last_row_;
+  std::vector<float> sums_;             // the distinct rows' sums
+  std::vector<const float*> row_sums_;  // each source row's sums
   std::vector<float> acc_;
 };
 

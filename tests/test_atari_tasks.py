@@ -1,0 +1,111 @@
+"""Atari tasks: one per ROM ale-py ships, ALE linked so that ale_py can live beside it,
+and clear errors when a game, ale-py or a ROM is missing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+import numpy as np
+import pytest
+
+import envpool
+from envpool.atari_tasks import ROM_IDS, task_name
+
+ale_py = pytest.importorskip("ale_py")
+
+
+def _run(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tempfile.gettempdir(),  # import the installed envpool, not the source folder
+    )
+
+
+def test_one_task_per_rom_that_ale_py_ships() -> None:
+    shipped = set(ale_py.roms.get_all_rom_ids())
+    assert set(ROM_IDS) == shipped
+    assert len(shipped) > 100
+    tasks = set(envpool.list_all_envs())
+    for name in ["Pong-v5", "Breakout-v5", "MontezumaRevenge-v5", "SpaceInvaders-v5"]:
+        assert name in tasks
+    assert {f"{task_name(r)}-v5" for r in ROM_IDS} <= tasks
+
+
+def test_task_names_match_gymnasium_ale_names() -> None:
+    import gymnasium as gym
+
+    gym.register_envs(ale_py)
+    ale_names = {k[4:] for k in gym.registry if k.startswith("ALE/") and k.endswith("-v5")}
+    ours = {f"{task_name(r)}-v5" for r in ROM_IDS}
+    assert ale_names <= ours
+
+
+@pytest.mark.parametrize("first", ["ale_py", "envpool"])
+def test_ale_py_and_envpool_in_one_process(first: str) -> None:
+    second = "envpool" if first == "ale_py" else "ale_py"
+    done = _run(
+        f"""
+        import numpy as np
+        import {first}, {second}
+        import ale_py, envpool
+        ale = ale_py.ALEInterface()
+        ale.setLoggerMode(ale_py.LoggerMode.Error)
+        ale.loadROM(ale_py.roms.get_rom_path("pong"))
+        ale.act(ale.getMinimalActionSet()[0])
+        with envpool.make("Pong-v5", num_envs=2) as env:
+            obs, info = env.reset()
+            env.step(np.zeros(2, dtype=np.int64))
+        print(obs.shape)
+        """
+    )
+    assert done.returncode == 0, done.stderr
+    assert "(2, 4, 84, 84)" in done.stdout
+
+
+def test_unknown_game_suggests_close_names() -> None:
+    with pytest.raises(ValueError, match="Pong-v5"):
+        envpool.make("Pongg-v5")
+
+
+def test_missing_ale_py_names_the_fix() -> None:
+    done = _run(
+        """
+        import sys
+        sys.modules["ale_py"] = None  # as if ale-py were not installed
+        import envpool
+        try:
+            envpool.make("Pong-v5")
+        except ImportError as exc:
+            print("ERROR", exc)
+        """
+    )
+    assert done.returncode == 0, done.stderr
+    assert "pip install ale-py==0.12.1" in done.stdout
+
+
+def test_missing_rom_file_names_the_fix(tmp_path) -> None:
+    with pytest.raises(ValueError, match="ale-py"):
+        envpool.make("Pong-v5", rom_path=str(tmp_path / "absent.bin"))
+
+
+def test_render_returns_every_env_frame() -> None:
+    with envpool.make("Pong-v5", num_envs=3, render_mode="rgb_array") as env:
+        env.reset()
+        env.step(np.zeros(3, dtype=np.int64))
+        frames = env.render()
+    assert frames.shape == (3, 210, 160, 3)
+    assert frames.dtype == np.uint8
+    assert frames.any()
+
+
+def test_render_needs_render_mode() -> None:
+    with envpool.make("Pong-v5", num_envs=1) as env:
+        env.reset()
+        with pytest.raises(ValueError, match="render_mode"):
+            env.render()
