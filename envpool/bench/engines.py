@@ -1,0 +1,482 @@
+"""The engines `envpool bench` times: envpool itself and the peers it is compared with.
+
+Each engine opens a batch of envs for one case (task, num_envs, ...) and hands back
+a ``run(k)`` function that makes k batched calls with pre-drawn random actions and
+returns how many env steps they took. The timing loop is the same for every engine
+(``timed``), so their numbers are comparable within one run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import itertools
+import json
+import os
+import subprocess
+import textwrap
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+Runner = Callable[[int], int]
+"""run(k): k batched calls; returns the env steps they took."""
+
+ACTION_BATCHES = 64
+"""Pre-drawn action batches per case, used in a cycle."""
+
+ASYNC_MAX_PROCESSES = 64
+"""gymnasium's AsyncVectorEnv starts one process per env; past this it is not run."""
+
+
+@dataclass(frozen=True)
+class TaskInfo:
+    """What the engines need to know about a task."""
+
+    task_id: str
+    is_atari: bool
+    frame_skip: int
+    """Emulator frames per env step (1 for non-Atari tasks)."""
+    action_space: Any
+    """One env's gymnasium action space."""
+
+    @property
+    def ale_id(self) -> str:
+        """gymnasium's id of the same game, e.g. ``ALE/Pong-v5``."""
+        return f"ALE/{self.task_id}"
+
+    @property
+    def rom_id(self) -> str:
+        """ale-py's ROM id, e.g. ``pong``."""
+        from envpool.atari_tasks import ROM_IDS, task_name
+
+        return next(r for r in ROM_IDS if f"{task_name(r)}-v5" == self.task_id)
+
+
+def task_info(task_id: str) -> TaskInfo:
+    """A TaskInfo from envpool's registry (ValueError for an unknown task)."""
+    import envpool
+    from envpool.registry import get_task
+
+    is_atari = get_task(task_id).entry_point.endswith(":Atari")
+    spec = envpool.make_spec(task_id)
+    frame_skip = int(spec.config.get("frame_skip", 1)) if is_atari else 1
+    return TaskInfo(task_id, is_atari, frame_skip, spec.action_space)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One measurement: an engine on num_envs copies of a task."""
+
+    task: TaskInfo
+    num_envs: int
+    batch_size: int | None
+    """None or >= num_envs: every call steps every env (sync); less: async."""
+    num_threads: int | None
+    seconds: float
+
+    @property
+    def is_async(self) -> bool:
+        return self.batch_size is not None and self.batch_size < self.num_envs
+
+    @property
+    def rows(self) -> int:
+        """Envs stepped per call."""
+        return self.batch_size if self.is_async else self.num_envs
+
+    def actions(self, rows: int | None = None, dtype: Any = None) -> Iterator[np.ndarray]:
+        """An endless cycle of pre-drawn random action batches of `rows` envs."""
+        rows = self.rows if rows is None else rows
+        rng = np.random.default_rng(0)
+        space = self.task.action_space
+        if hasattr(space, "n"):
+            batches = rng.integers(0, int(space.n), size=(ACTION_BATCHES, rows), dtype=np.int64)
+            batches = batches + int(getattr(space, "start", 0))
+        else:
+            low = np.broadcast_to(space.low, space.shape)
+            high = np.broadcast_to(space.high, space.shape)
+            batches = rng.uniform(low, high, size=(ACTION_BATCHES, rows, *space.shape))
+            batches = batches.astype(space.dtype)
+        if dtype is not None:
+            batches = batches.astype(dtype)
+        return itertools.cycle(list(batches))
+
+
+def timed(run: Runner, seconds: float) -> float:
+    """Env steps per second of run() over about `seconds`, after a short warm-up.
+
+    The clock is read between chunks of calls that take about a millisecond, so
+    the timing adds next to nothing even to a call of a few microseconds.
+    """
+    warm_up = min(0.5, 0.2 * seconds)
+    calls, start = 0, time.perf_counter()
+    while True:
+        run(1)
+        calls += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= warm_up:
+            break
+    chunk = max(1, min(10_000, int(1e-3 / (elapsed / calls))))
+    steps, start = 0, time.perf_counter()
+    deadline = start + seconds
+    while True:
+        steps += run(chunk)
+        now = time.perf_counter()
+        if now >= deadline:
+            return steps / (now - start)
+
+
+class CannotRunError(Exception):
+    """An engine cannot run this case; the message says why, in one line."""
+
+
+class Engine:
+    """Base class: a name, when it applies, and how to open a case."""
+
+    name = ""
+    peer = True
+    async_capable = False
+    """Whether it takes batch_size (runs asynchronously when batch_size < num_envs)."""
+
+    def applies(self, task: TaskInfo) -> bool:
+        """Whether this engine has a version of `task` at all (if not, it is left out quietly)."""
+        return True
+
+    def unavailable(self, task: TaskInfo) -> str | None:
+        """Why this engine cannot run `task` here, e.g. a missing package (None: it can)."""
+        return None
+
+    def too_many(self, num_envs: int) -> str | None:
+        """Why this engine does not run with `num_envs` envs (None: it does)."""
+        return None
+
+    def open(self, case: Case) -> contextlib.AbstractContextManager[Runner]:
+        raise NotImplementedError
+
+    def measure(self, case: Case) -> float:
+        """Env steps per second on `case`."""
+        with self.open(case) as run:
+            return timed(run, case.seconds)
+
+
+def _missing(module: str) -> bool:
+    return importlib.util.find_spec(module) is None
+
+
+class EnvpoolEngine(Engine):
+    name = "envpool"
+    peer = False
+    async_capable = True
+
+    @contextlib.contextmanager
+    def open(self, case: Case) -> Iterator[Runner]:
+        import envpool
+
+        env = envpool.make(
+            case.task.task_id,
+            num_envs=case.num_envs,
+            batch_size=case.batch_size if case.is_async else None,
+            num_threads=case.num_threads,
+            seed=0,
+        )
+        actions = case.actions()
+        try:
+            if case.is_async:
+                env.async_reset()
+                rows = case.rows
+
+                def run(k: int) -> int:
+                    for a in itertools.islice(actions, k):
+                        env.send(a, env.recv()[4]["env_id"])
+                    return k * rows
+
+            else:
+                env.reset()
+                step, n = env.step, case.num_envs
+
+                def run(k: int) -> int:
+                    for a in itertools.islice(actions, k):
+                        step(a)
+                    return k * n
+
+            yield run
+        finally:
+            env.close()
+
+
+def _gym_env_factory(task: TaskInfo) -> Callable[[], Any]:
+    """A function making one gymnasium env that matches envpool's version of `task`."""
+    import gymnasium as gym
+
+    if not task.is_atari:
+        return lambda: gym.make(task.task_id)
+
+    import ale_py
+    from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
+
+    gym.register_envs(ale_py)
+
+    def make() -> Any:
+        env = gym.make(task.ale_id, frameskip=1, repeat_action_probability=0.0)
+        env = AtariPreprocessing(env, noop_max=30, frame_skip=task.frame_skip)
+        return FrameStackObservation(env, 4)
+
+    return make
+
+
+class _GymnasiumEngine(Engine):
+    """Shared checks of the engines built from gymnasium.make envs."""
+
+    def unavailable(self, task: TaskInfo) -> str | None:
+        import gymnasium as gym
+
+        gym_id = task.ale_id if task.is_atari else task.task_id
+        if task.is_atari:
+            try:
+                import cv2  # noqa: F401
+            except ImportError:
+                return (
+                    "gymnasium's AtariPreprocessing needs opencv "
+                    '(pip install opencv-python-headless, or pip install "envpool[bench]")'
+                )
+            import ale_py
+
+            gym.register_envs(ale_py)
+        try:
+            gym.spec(gym_id)
+        except gym.error.Error:
+            return f"gymnasium has no task {gym_id}"
+        return None
+
+
+class ForLoopEngine(_GymnasiumEngine):
+    name = "gymnasium for-loop"
+
+    @contextlib.contextmanager
+    def open(self, case: Case) -> Iterator[Runner]:
+        make = _gym_env_factory(case.task)
+        envs = [make() for _ in range(case.num_envs)]
+        actions = case.actions()
+        try:
+            for i, env in enumerate(envs):
+                env.reset(seed=i)
+
+            def run(k: int) -> int:
+                for a in itertools.islice(actions, k):
+                    for env, act in zip(envs, a, strict=True):
+                        _, _, terminated, truncated, _ = env.step(act)
+                        if terminated or truncated:
+                            env.reset()
+                return k * len(envs)
+
+            yield run
+        finally:
+            for env in envs:
+                env.close()
+
+
+class SyncVectorEngine(_GymnasiumEngine):
+    name = "gymnasium SyncVectorEnv"
+
+    def _make(self, case: Case) -> Any:
+        import gymnasium as gym
+
+        return gym.vector.SyncVectorEnv([_gym_env_factory(case.task)] * case.num_envs)
+
+    @contextlib.contextmanager
+    def open(self, case: Case) -> Iterator[Runner]:
+        env = self._make(case)
+        actions = case.actions()
+        try:
+            env.reset(seed=0)
+            step, n = env.step, case.num_envs
+
+            def run(k: int) -> int:
+                for a in itertools.islice(actions, k):
+                    step(a)
+                return k * n
+
+            yield run
+        finally:
+            env.close()
+
+
+class AsyncVectorEngine(SyncVectorEngine):
+    name = "gymnasium AsyncVectorEnv"
+
+    def too_many(self, num_envs: int) -> str | None:
+        if num_envs > ASYNC_MAX_PROCESSES:
+            return f"one process per env; not run above {ASYNC_MAX_PROCESSES} envs"
+        return None
+
+    def _make(self, case: Case) -> Any:
+        import gymnasium as gym
+
+        return gym.vector.AsyncVectorEnv([_gym_env_factory(case.task)] * case.num_envs)
+
+
+class NumpyVectorEngine(Engine):
+    """gymnasium's own vectorised implementation (CartPole's CartPoleVectorEnv)."""
+
+    name = "gymnasium numpy (vector_entry_point)"
+
+    def applies(self, task: TaskInfo) -> bool:
+        import gymnasium as gym
+
+        if task.is_atari:
+            return False
+        try:
+            return gym.spec(task.task_id).vector_entry_point is not None
+        except gym.error.Error:
+            return False
+
+    @contextlib.contextmanager
+    def open(self, case: Case) -> Iterator[Runner]:
+        import gymnasium as gym
+
+        env = gym.make_vec(
+            case.task.task_id, num_envs=case.num_envs, vectorization_mode="vector_entry_point"
+        )
+        actions = case.actions()
+        try:
+            env.reset(seed=0)
+            step, n = env.step, case.num_envs
+
+            def run(k: int) -> int:
+                for a in itertools.islice(actions, k):
+                    step(a)
+                return k * n
+
+            yield run
+        finally:
+            env.close()
+
+
+class AleVectorEngine(Engine):
+    """ale-py's own C++ vector env, with the same preprocessing as envpool's Atari."""
+
+    name = "ale-py AtariVectorEnv"
+    async_capable = True
+
+    def applies(self, task: TaskInfo) -> bool:
+        return task.is_atari
+
+    def unavailable(self, task: TaskInfo) -> str | None:
+        if _missing("ale_py.vector_env"):
+            return "this ale-py has no AtariVectorEnv"
+        return None
+
+    @contextlib.contextmanager
+    def open(self, case: Case) -> Iterator[Runner]:
+        from ale_py.vector_env import AtariVectorEnv
+
+        env = AtariVectorEnv(
+            case.task.rom_id,
+            case.num_envs,
+            batch_size=case.rows if case.is_async else 0,
+            num_threads=case.num_threads or 0,
+            frameskip=case.task.frame_skip,
+            reward_clipping=False,
+        )
+        actions = case.actions()
+        try:
+            env.reset(seed=0)
+            step, rows = env.step, case.rows
+
+            def run(k: int) -> int:
+                for a in itertools.islice(actions, k):
+                    step(a)
+                return k * rows
+
+            yield run
+        finally:
+            env.close()
+
+
+PEER_SCRIPT = textwrap.dedent(
+    """
+    import importlib.util, json, sys, time
+    import numpy as np
+    import envpool
+
+    if importlib.util.find_spec("envpool.bench") is not None:
+        sys.exit("its envpool is this package (it has envpool.bench), not the original EnvPool")
+
+    task, n, batch, threads, seconds = sys.argv[1], *map(int, sys.argv[2:5]), float(sys.argv[5])
+    env = envpool.make_gymnasium(task, num_envs=n, batch_size=batch, num_threads=threads, seed=0)
+    space = getattr(env, "single_action_space", env.action_space)  # one env's space
+    rng = np.random.default_rng(0)
+    if hasattr(space, "n"):
+        acts = [rng.integers(0, space.n, size=batch).astype(np.int32) for _ in range(64)]
+    else:
+        shape = (batch, *space.shape)
+        acts = [rng.uniform(space.low, space.high, shape).astype(space.dtype) for _ in range(64)]
+    if batch < n:
+        env.async_reset()
+        def one(a):
+            env.send(a, env.recv()[-1]["env_id"])
+    else:
+        env.reset()
+        one = env.step
+    def run(k):
+        for i in range(k):
+            one(acts[i % 64])
+        return k * batch
+    calls, start = 0, time.perf_counter()
+    while True:
+        run(1)
+        calls += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= min(0.5, 0.2 * seconds):
+            break
+    chunk = max(1, min(10000, int(1e-3 / (elapsed / calls))))
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        steps += run(chunk)
+    rate = steps / (time.perf_counter() - start)
+    env.close()
+    print(json.dumps({"version": envpool.__version__, "steps_per_second": rate}))
+    """
+)
+
+
+class OriginalEnvpoolEngine(Engine):
+    """The original EnvPool (package `envpool`) in another Python, run in a subprocess."""
+
+    name = "original EnvPool"
+    async_capable = True
+
+    def __init__(self, python: str) -> None:
+        self.python = python
+        self.version: str | None = None
+
+    def measure(self, case: Case) -> float:
+        args = [case.task.task_id, case.num_envs, case.rows, case.num_threads or 0, case.seconds]
+        try:
+            done = subprocess.run(
+                [self.python, "-c", PEER_SCRIPT, *map(str, args)],
+                capture_output=True,
+                text=True,
+                timeout=120 + 2 * case.seconds,
+                cwd=os.path.expanduser("~"),  # not a folder holding this envpool's source
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise CannotRunError(f"could not run {self.python}: {exc}") from None
+        if done.returncode != 0:
+            lines = (done.stderr or done.stdout).strip().splitlines()
+            raise CannotRunError(f"{self.python} failed: {lines[-1] if lines else done.returncode}")
+        result = json.loads(done.stdout.strip().splitlines()[-1])
+        self.version = result.get("version")
+        return float(result["steps_per_second"])
+
+
+PEERS: tuple[Engine, ...] = (
+    NumpyVectorEngine(),
+    AleVectorEngine(),
+    ForLoopEngine(),
+    SyncVectorEngine(),
+    AsyncVectorEngine(),
+)

@@ -1,0 +1,152 @@
+"""The outputs of `envpool bench`: a Markdown table, a JSON file and a PNG plot."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from envpool.bench.runner import Measurement, Report
+
+PLOT_HINT = 'pip install "envpool[bench]"'
+
+
+def _ratio(x: float) -> str:
+    return f"{x:.1f}x" if x >= 10 else f"{x:.2f}x"
+
+
+def _table(header: Sequence[str], rows: list[list[str]], left: frozenset[int]) -> list[str]:
+    """A Markdown table padded to line up in a terminal; the columns in `left` left-aligned."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+
+    def line(cells: Sequence[str]) -> str:
+        padded = [
+            c.ljust(w) if i in left else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ]
+        return "| " + " | ".join(padded) + " |"
+
+    rule = ["-" * (w + 2) if i in left else "-" * (w + 1) + ":" for i, w in enumerate(widths)]
+    return [line(header), "|" + "|".join(rule) + "|", *(line(r) for r in rows)]
+
+
+def format_report(report: Report) -> str:
+    """One table per task: steps/s (and frames/s for Atari) of each engine, and envpool's ratio."""
+    out: list[str] = []
+    settings = report.settings
+    mode = "sync"
+    if settings["batch_size"]:
+        mode = f"batch_size {settings['batch_size']} (async where num_envs is larger)"
+    threads = settings["num_threads"] or "default"
+    for task in settings["tasks"]:
+        rows_of = [m for m in report.measurements if m.task == task]
+        if not rows_of:
+            continue
+        frame_skip = report.frame_skip.get(task, 1)
+        atari = any(m.frames_per_second is not None for m in rows_of)
+        title = f"{task}: env steps/s, {settings['seconds']:g} s per run, envpool {mode}"
+        title += f", num_threads {threads}"
+        if atari:
+            title += f"; frames/s = steps/s x frame_skip {frame_skip}"
+        header = ["num_envs", "engine", "steps/s"]
+        if atari:
+            header.append("frames/s")
+        header.append("envpool speed-up")
+        rows: list[list[str]] = []
+        best: list[str] = []
+        for n in sorted({m.num_envs for m in rows_of}):
+            group = [m for m in rows_of if m.num_envs == n]
+            ours = next((m for m in group if m.engine == "envpool"), None)
+            for m in group:
+                row = [str(n), m.engine, f"{m.steps_per_second:,.0f}"]
+                if atari:
+                    row.append(f"{m.frames_per_second or 0:,.0f}")
+                if ours is None or m is ours:
+                    row.append("")
+                else:
+                    row.append(_ratio(ours.steps_per_second / m.steps_per_second))
+                rows.append(row)
+            peers = [m for m in group if m is not ours]
+            if ours is not None and peers:
+                top = max(peers, key=lambda m: m.steps_per_second)
+                best.append(
+                    f"{n} envs {_ratio(ours.steps_per_second / top.steps_per_second)} "
+                    f"({top.engine})"
+                )
+        out.append(title)
+        out.extend(_table(header, rows, left=frozenset({1})))
+        if best:
+            out.append("envpool / best peer: " + "; ".join(best))
+        out.append("")
+    return "\n".join(out).rstrip("\n")
+
+
+def write_json(report: Report, path: str) -> None:
+    with open(path, "w") as f:
+        json.dump(report.to_json(), f, indent=2)
+        f.write("\n")
+
+
+def check_plotting() -> str | None:
+    """None when matplotlib can be imported, else the message saying how to get it."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return f"--plot needs matplotlib, which is not installed: {PLOT_HINT}"
+    return None
+
+
+def write_plot(report: Report, path: str) -> None:
+    """A PNG: steps/s against num_envs, one panel per task, one line per engine."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import EngFormatter, LogLocator, NullLocator
+
+    names = list(dict.fromkeys(m.engine for m in report.measurements))
+    colours = {name: f"C{i % 10}" for i, name in enumerate(names)}
+    tasks = [t for t in report.settings["tasks"] if any(m.task == t for m in report.measurements)]
+    fig, axes = plt.subplots(
+        1, max(1, len(tasks)), figsize=(6 * max(1, len(tasks)), 4.5), squeeze=False
+    )
+    for ax, task in zip(axes[0], tasks, strict=False):
+        rows = [m for m in report.measurements if m.task == task]
+        engines: dict[str, list[Measurement]] = {}
+        for m in rows:
+            engines.setdefault(m.engine, []).append(m)
+        for name, ms in engines.items():
+            ms.sort(key=lambda m: m.num_envs)
+            style: dict[str, Any] = {"linewidth": 2.5} if name == "envpool" else {}
+            ax.plot(
+                [m.num_envs for m in ms],
+                [m.steps_per_second for m in ms],
+                marker="o",
+                label=name,
+                color=colours[name],
+                **style,
+            )
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        sizes = sorted({m.num_envs for m in rows})
+        ax.set_xticks(sizes, [str(s) for s in sizes])
+        ax.xaxis.set_minor_locator(NullLocator())
+        rates = [m.steps_per_second for m in rows]
+        subs = (1.0, 2.0, 5.0) if max(rates) > 20 * min(rates) else tuple(range(1, 10))
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=subs))
+        ax.yaxis.set_major_formatter(EngFormatter(sep=""))
+        ax.yaxis.set_minor_locator(NullLocator())
+        ax.set_xlabel("num_envs")
+        ax.set_ylabel("env steps / s")
+        skip = report.frame_skip.get(task, 1)
+        ax.set_title(task + (f" (frames/s = {skip} x steps/s)" if skip > 1 else ""))
+        ax.grid(True, which="major", alpha=0.3)
+        ax.legend(fontsize="small")
+    machine = report.to_json()["machine"]
+    fig.suptitle(
+        f"envpool bench, {machine['cpus']} CPUs, {report.settings['seconds']:g} s per run",
+        fontsize="medium",
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

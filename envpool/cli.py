@@ -1,0 +1,347 @@
+"""The ``envpool`` command (also ``python -m envpool``): list, info and bench.
+
+envpool list [PATTERN]      task ids, all or those matching PATTERN
+envpool info TASK           spaces, specs and every option of TASK with its default
+envpool bench [...]         steps/s of envpool against the peers installed here
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import shutil
+import sys
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+BENCH_EXAMPLES = """\
+examples:
+  envpool bench                                  CartPole-v1 and Pong-v5, all peers (~1 min)
+  envpool bench --task Breakout-v5 --num-envs 8 --num-envs 16 --batch-size 4
+  envpool bench --task CartPole-v1 --seconds 3 --json out.json --plot out.png
+  envpool bench --peer-python /path/to/venv/bin/python   adds the original EnvPool
+"""
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def _threads(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0 (0: the default), got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (value > 0 and np.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    import envpool
+
+    parser = argparse.ArgumentParser(
+        prog="envpool",
+        description="Batched RL environments on a C++ thread pool: list tasks, inspect one, "
+        "or benchmark envpool against the alternatives installed here.",
+    )
+    parser.add_argument("--version", action="version", version=f"envpool {envpool.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser(
+        "list",
+        help="list task ids",
+        description="List the task ids that envpool.make accepts, one per line.",
+    )
+    p.set_defaults(command_parser=p)
+    p.add_argument(
+        "pattern",
+        nargs="?",
+        metavar="PATTERN",
+        help="a glob (Pong*, *-v5) or a substring (cart); case-insensitive",
+    )
+
+    p = sub.add_parser(
+        "info",
+        help="spaces and options of a task",
+        description="Show a task's spaces, dm_env specs, info arrays and every option with "
+        "its default (what envpool.make_spec(TASK) returns).",
+    )
+    p.set_defaults(command_parser=p)
+    p.add_argument("task", metavar="TASK", help="a task id, e.g. CartPole-v1")
+    p.add_argument("--json", action="store_true", help="print the config and spaces as JSON")
+
+    p = sub.add_parser(
+        "bench",
+        help="steps/s of envpool against the peers installed here",
+        description=textwrap.fill(
+            "Measure env steps per second (and emulator frames per second for Atari) of "
+            "envpool and of the peers importable in this Python: a for-loop over gymnasium "
+            "envs, gymnasium's SyncVectorEnv and AsyncVectorEnv, gymnasium's numpy CartPole, "
+            "ale-py's AtariVectorEnv; optionally the original EnvPool from another Python.",
+            78,
+        ),
+        epilog=BENCH_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.set_defaults(command_parser=p)
+    p.add_argument(
+        "--task",
+        dest="tasks",
+        action="extend",
+        nargs="+",
+        metavar="T",
+        help="task id; repeatable (default: CartPole-v1 and Pong-v5)",
+    )
+    p.add_argument(
+        "--num-envs",
+        action="extend",
+        nargs="+",
+        type=_positive_int,
+        metavar="N",
+        help="number of envs; repeatable (default: 8, 64, 256 for classic control "
+        "and 4, 8, 16 for Atari)",
+    )
+    p.add_argument(
+        "--batch-size",
+        type=_positive_int,
+        metavar="B",
+        help="run envpool (and ale-py, the original EnvPool) asynchronously, "
+        "B envs per recv() (default: sync, every env per step)",
+    )
+    p.add_argument(
+        "--num-threads",
+        type=_threads,
+        metavar="K",
+        help="worker threads of envpool, ale-py and the original EnvPool "
+        "(default: each one's own, min(num_envs, cores) for envpool)",
+    )
+    p.add_argument(
+        "--seconds",
+        type=_seconds,
+        metavar="S",
+        help="timed seconds per engine and size, after a short warm-up (default: 1)",
+    )
+    p.add_argument("--json", metavar="PATH", help="write the results as JSON to PATH")
+    p.add_argument("--plot", metavar="PATH", help="write a PNG of steps/s against num_envs to PATH")
+    p.add_argument(
+        "--no-peers", action="store_true", help="measure envpool only (and --peer-python)"
+    )
+    p.add_argument(
+        "--peer-python",
+        metavar="PATH",
+        help="a Python interpreter with the original EnvPool installed (package envpool); "
+        "adds it as a peer, run in a subprocess",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return parser
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    import envpool
+
+    tasks = envpool.list_all_envs()
+    if args.pattern:
+        pattern = args.pattern.lower()
+        if any(c in pattern for c in "*?["):
+            tasks = [t for t in tasks if fnmatch.fnmatchcase(t.lower(), pattern)]
+        else:
+            tasks = [t for t in tasks if pattern in t.lower()]
+        if not tasks:
+            print(f"envpool list: no task id matches {args.pattern!r}", file=sys.stderr)
+            return 1
+    print("\n".join(tasks))
+    return 0
+
+
+def _describe_dm(spec: Any) -> str:
+    text = f"{type(spec).__name__}(shape={tuple(spec.shape)}, dtype={np.dtype(spec.dtype)}"
+    if hasattr(spec, "num_values"):
+        text += f", num_values={spec.num_values}"
+    elif hasattr(spec, "minimum"):
+        for name in ("minimum", "maximum"):
+            bound = np.asarray(getattr(spec, name))
+            if bound.size and (bound == bound.flat[0]).all():
+                text += f", {name}={bound.flat[0]}"
+            else:
+                text += f", {name}={np.array2string(bound, precision=4)}"
+    return text + ")"
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (np.generic,)):
+        return value.item()
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def cmd_info(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    import envpool
+    from envpool.registry import get_task
+
+    try:
+        task = get_task(args.task)
+        spec = envpool.make_spec(args.task)
+    except (ValueError, TypeError) as exc:
+        parser.error(str(exc))
+    except (ImportError, FileNotFoundError) as exc:
+        print(f"envpool info: {exc}", file=sys.stderr)
+        return 1
+    options = {k: v for k, v in spec.config.items() if k != "max_episode_steps"}
+    info_arrays = {"env_id": (np.dtype(np.int32), ()), "elapsed_step": (np.dtype(np.int32), ())}
+    info_arrays.update(spec.info)
+    if args.json:
+        out = {
+            "task_id": spec.task_id,
+            "entry_point": task.entry_point,
+            "observation_space": repr(spec.observation_space),
+            "action_space": repr(spec.action_space),
+            "observation_spec": _describe_dm(spec.observation_spec),
+            "action_spec": _describe_dm(spec.action_spec),
+            "max_episode_steps": spec.config["max_episode_steps"],
+            "info": {k: {"dtype": str(d), "shape": list(s)} for k, (d, s) in info_arrays.items()},
+            "options": {k: _jsonable(v) for k, v in options.items()},
+        }
+        print(json.dumps(out, indent=2))
+        return 0
+    lines = [
+        f"{spec.task_id}  ({task.entry_point})",
+        f"  observation space  {spec.observation_space}",
+        f"  action space       {spec.action_space}",
+        f"  dm observation     {_describe_dm(spec.observation_spec)}",
+        f"  dm action          {_describe_dm(spec.action_spec)}",
+        f"  max_episode_steps  {spec.config['max_episode_steps']}",
+        "  info arrays        "
+        + ", ".join(f"{k} {d}{list(s) if s else ''}" for k, (d, s) in info_arrays.items()),
+        "",
+        "options (envpool.make keyword = default):" if options else "options: none",
+    ]
+    width = max((len(k) for k in options), default=0)
+    computed = set(task.default_options()) - set(task.options)
+    for key, value in options.items():
+        note = "  (filled in when a pool is made)" if key in computed else ""
+        lines.append(f"  {key.ljust(width)} = {value!r}{note}")
+    lines.append("")
+    lines.append(
+        "Pool arguments (num_envs, batch_size, num_threads, seed, max_episode_steps, "
+        "autoreset_mode, ...): docs/api.md"
+    )
+    print("\n".join(lines))
+    return 0
+
+
+def _check_output_path(parser: argparse.ArgumentParser, flag: str, path: str) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        parser.error(f"{flag} {path}: the folder {folder} does not exist")
+
+
+def cmd_bench(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from envpool import bench
+    from envpool.bench.runner import machine as bench_machine
+    from envpool.registry import get_task
+
+    tasks = list(dict.fromkeys(args.tasks or bench.DEFAULT_TASKS))
+    for task in tasks:
+        try:
+            get_task(task)
+        except (ValueError, TypeError) as exc:
+            parser.error(f"--task: {exc}")
+    num_envs = sorted(set(args.num_envs)) if args.num_envs else None
+    if args.batch_size is not None:
+        sizes = num_envs or [n for t in tasks for n in _default_sizes(t)]
+        smaller = [n for n in sizes if n < args.batch_size]
+        if smaller:
+            parser.error(
+                f"--batch-size {args.batch_size} is larger than num_envs {min(smaller)}; "
+                f"give --num-envs values >= {args.batch_size}"
+            )
+    if args.json:
+        _check_output_path(parser, "--json", args.json)
+    if args.plot:
+        _check_output_path(parser, "--plot", args.plot)
+        problem = bench.check_plotting()
+        if problem:
+            parser.error(problem)
+    peer_python = None
+    if args.peer_python:
+        peer_python = shutil.which(args.peer_python)
+        if peer_python is None:
+            parser.error(f"--peer-python {args.peer_python}: no such executable")
+    settings = bench.Settings(
+        tasks=tasks,
+        num_envs=num_envs,
+        batch_size=args.batch_size,
+        num_threads=args.num_threads or None,
+        seconds=args.seconds if args.seconds is not None else bench.DEFAULT_SECONDS,
+        peers=not args.no_peers,
+        peer_python=peer_python,
+    )
+    try:
+        report = bench.run(settings, out=sys.stdout, progress=not args.no_progress)
+    except KeyboardInterrupt:
+        print("envpool bench: interrupted", file=sys.stderr)
+        return 130
+    machine = bench_machine()
+    vers = ", ".join(f"{k} {v}" for k, v in report.versions.items())
+    print(f"\n{machine['cpus']} CPUs ({machine['cpu']}), Python {machine['python']}; {vers}")
+    print()
+    print(bench.format_report(report))
+    if args.json:
+        bench.write_json(report, args.json)
+        print(f"\nwrote {args.json}")
+    if args.plot:
+        bench.write_plot(report, args.plot)
+        print(f"wrote {args.plot}")
+    return 0
+
+
+def _default_sizes(task: str) -> tuple[int, ...]:
+    from envpool.bench import DEFAULT_NUM_ENVS
+    from envpool.registry import get_task
+
+    atari = get_task(task).entry_point.endswith(":Atari")
+    return DEFAULT_NUM_ENVS["atari" if atari else "classic"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    sub = args.command_parser
+    try:
+        if args.command == "list":
+            return cmd_list(args)
+        if args.command == "info":
+            return cmd_info(args, sub)
+        return cmd_bench(args, sub)
+    except BrokenPipeError:  # e.g. envpool list | head: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,190 @@
+"""The `envpool` command: list, info, bench, and its errors."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import envpool
+
+
+def _console_script() -> list[str]:
+    """The installed `envpool` command, next to this Python's other scripts when possible."""
+    for folder in (sysconfig.get_path("scripts"), os.path.dirname(sys.executable)):
+        path = Path(folder) / "envpool"
+        if path.is_file() and os.access(path, os.X_OK):
+            return [str(path)]
+    found = shutil.which("envpool")
+    if found is None:
+        pytest.skip("the envpool console script is not installed (pip install .)")
+    return [found]
+
+
+def run(*args: str, command: list[str] | None = None, timeout: float = 60):
+    """Runs `envpool ARGS` from a folder without envpool's source, so the install is used."""
+    return subprocess.run(
+        [*(command or _console_script()), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=tempfile.gettempdir(),
+    )
+
+
+def test_list_all() -> None:
+    done = run("list")
+    assert done.returncode == 0, done.stderr
+    listed = done.stdout.split()
+    assert listed == sorted(listed)
+    assert {"CartPole-v1", "Pendulum-v1", "Pong-v5", "Breakout-v5"} <= set(listed)
+    assert set(listed) <= set(envpool.list_all_envs())  # other tests may register more here
+
+
+def test_list_glob_and_substring() -> None:
+    done = run("list", "Pong*")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["Pong-v5"]
+    done = run("list", "cartpole")
+    assert done.stdout.split() == ["CartPole-v0", "CartPole-v1"]
+    done = run("list", "NoSuchGame")
+    assert done.returncode == 1
+    assert "no task id matches" in done.stderr
+
+
+def test_info_shows_spaces_and_options() -> None:
+    done = run("info", "CartPole-v1")
+    assert done.returncode == 0, done.stderr
+    for text in ("Discrete(2)", "max_episode_steps  500", "sutton_barto_reward = False"):
+        assert text in done.stdout
+    done = run("info", "Pong-v5", "--json")
+    info = json.loads(done.stdout)
+    assert info["options"]["frame_skip"] == 4
+    assert info["observation_space"] == "Box(0, 255, (4, 84, 84), uint8)"
+
+
+def test_python_dash_m() -> None:
+    done = run("list", command=[sys.executable, "-m", "envpool"])
+    assert done.returncode == 0, done.stderr
+    assert "CartPole-v1" in done.stdout.split()
+
+
+def test_bench_envpool_only(tmp_path: Path) -> None:
+    out = tmp_path / "x.json"
+    done = run(
+        "bench",
+        *("--task", "CartPole-v1", "--num-envs", "4", "--seconds", "0.2"),
+        *("--json", str(out), "--no-peers"),
+    )
+    assert done.returncode == 0, done.stderr
+    assert "| envpool" in done.stdout
+    result = json.loads(out.read_text())
+    (row,) = result["results"]
+    assert row["engine"] == "envpool" and row["num_envs"] == 4
+    assert row["steps_per_second"] > 0
+
+
+def test_bench_with_peers_and_plot(tmp_path: Path) -> None:
+    has_plot = importlib.util.find_spec("matplotlib") is not None
+    plot = ["--plot", str(tmp_path / "x.png")] if has_plot else []
+    out = tmp_path / "x.json"
+    done = run(
+        "bench",
+        *("--task", "CartPole-v1", "--num-envs", "2", "--num-envs", "4", "--seconds", "0.2"),
+        *("--json", str(out), *plot),
+    )
+    assert done.returncode == 0, done.stderr
+    engines = {r["engine"] for r in json.loads(out.read_text())["results"]}
+    assert {"envpool", "gymnasium SyncVectorEnv", "gymnasium for-loop"} <= engines
+    assert "envpool speed-up" in done.stdout
+    if has_plot:
+        assert (tmp_path / "x.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_bench_atari_counts_frames(tmp_path: Path) -> None:
+    out = tmp_path / "x.json"
+    done = run(
+        "bench",
+        *("--task", "Pong-v5", "--num-envs", "2", "--batch-size", "1", "--seconds", "0.2"),
+        *("--json", str(out), "--no-peers"),
+    )
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(out.read_text())["results"]
+    assert row["batch_size"] == 1
+    assert row["frames_per_second"] == pytest.approx(4 * row["steps_per_second"])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((), "required"),
+        (("frobnicate",), "invalid choice"),
+        (("info", "CartPol-v1"), "CartPole-v1"),
+        (("bench", "--task", "NoSuchTask-v0"), "unknown task id"),
+        (("bench", "--num-envs", "0"), "must be >= 1"),
+        (("bench", "--seconds", "soon"), "expected a number"),
+        (("bench", "--num-envs", "4", "--batch-size", "8"), "--batch-size 8"),
+        (("bench", "--json", "/no/such/folder/x.json"), "does not exist"),
+        (("bench", "--peer-python", "/no/such/python"), "no such executable"),
+    ],
+)
+def test_bad_arguments_exit_2(args: tuple[str, ...], message: str) -> None:
+    done = run(*args, command=[sys.executable, "-m", "envpool"])
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def _without(module: str, folder: Path, *args: str) -> subprocess.CompletedProcess:
+    """Runs `python -m envpool ARGS` with `module` made unimportable."""
+    blocker = folder / module
+    blocker.mkdir()
+    (blocker / "__init__.py").write_text(f"raise ImportError('{module} hidden for a test')\n")
+    return subprocess.run(
+        [sys.executable, "-m", "envpool", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tempfile.gettempdir(),
+        env={**os.environ, "PYTHONPATH": str(folder)},
+    )
+
+
+def test_plot_without_matplotlib_names_the_extra(tmp_path: Path) -> None:
+    """A --plot without matplotlib fails before measuring, naming envpool[bench]."""
+    done = _without("matplotlib", tmp_path, "bench", "--plot", str(tmp_path / "x.png"))
+    assert done.returncode == 2
+    assert 'pip install "envpool[bench]"' in done.stderr
+
+
+def test_missing_peer_dependency_is_one_note(tmp_path: Path) -> None:
+    """Without opencv, gymnasium's Atari peers are skipped with one line; tqdm is optional."""
+    (tmp_path / "tqdm").mkdir()
+    (tmp_path / "tqdm" / "__init__.py").write_text("raise ImportError('tqdm hidden')\n")
+    args = ("bench", "--task", "Pong-v5", "--num-envs", "2", "--seconds", "0.1")
+    done = _without("cv2", tmp_path, *args)
+    assert done.returncode == 0, done.stderr
+    notes = [line for line in done.stdout.splitlines() if "needs opencv" in line]
+    assert len(notes) == 1 and "gymnasium SyncVectorEnv" in notes[0]
+    assert "[1/2] Pong-v5 2 envs: envpool" in done.stderr  # the plain-text progress
+    assert "| ale-py AtariVectorEnv" in done.stdout
+
+
+def test_peer_python_must_hold_the_original() -> None:
+    """--peer-python pointing at this envpool is noted and left out, not mislabelled."""
+    done = run(
+        "bench",
+        *("--task", "CartPole-v1", "--num-envs", "2", "--seconds", "0.1", "--no-peers"),
+        *("--peer-python", sys.executable),
+    )
+    assert done.returncode == 0, done.stderr
+    assert "not the original EnvPool" in done.stdout
+    assert "| original EnvPool" not in done.stdout
