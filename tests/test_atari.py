@@ -221,6 +221,30 @@ def test_discount_and_terminated_info() -> None:
         assert terminated[0] and losses >= 4
 
 
+@pytest.mark.parametrize(("game", "seed"), [("Breakout", 0), ("SpaceInvaders", 1)])
+def test_life_loss_step_matches_terminal_on_life_loss(game: str, seed: int) -> None:
+    # Up to the first lost life, episodic_life is AtariPreprocessing's
+    # terminal_on_life_loss, including the cut-short skip of the last step.
+    pytest.importorskip("cv2")
+    from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
+
+    ref = gym.make(f"ALE/{game}-v5", frameskip=1, repeat_action_probability=0.0)
+    ref = FrameStackObservation(AtariPreprocessing(ref, noop_max=0, terminal_on_life_loss=True), 4)
+    with _make(f"{game}-v5", episodic_life=True, noop_max=0, use_fire_reset=False) as env:
+        obs, _ = env.reset()
+        np.testing.assert_array_equal(obs[0], ref.reset()[0])
+        rng = np.random.default_rng(seed)
+        for _ in range(2000):
+            a = rng.integers(0, env.single_action_space.n, 1)
+            obs, reward, terminated, _, info = env.step(a)
+            ref_obs, ref_reward, ref_terminated, _, _ = ref.step(int(a[0]))
+            np.testing.assert_array_equal(obs[0], ref_obs)
+            assert reward[0] == ref_reward and terminated[0] == ref_terminated
+            if ref_terminated:
+                break
+        assert terminated[0] and not info["terminated"][0]
+
+
 def test_episodic_life_continues_the_game() -> None:
     with _make("Breakout-v5", episodic_life=True, seed=6) as env:
         _, info = env.reset()
@@ -401,14 +425,29 @@ def test_not_a_rom_is_rejected_without_exiting(tmp_path) -> None:
 
 
 def test_valid_mode_and_difficulty_match_gymnasium() -> None:
-    with _make(
-        "Breakout-v5", mode=4, difficulty=1, noop_max=0, use_fire_reset=False, seed=3
-    ) as env:
-        from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
+    pytest.importorskip("cv2")
+    from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
 
-        pytest.importorskip("cv2")
-        ref = gym.make(
-            "ALE/Breakout-v5", frameskip=1, repeat_action_probability=0.0, mode=4, difficulty=1
-        )
-        ref = FrameStackObservation(AtariPreprocessing(ref, noop_max=0, frame_skip=4), 4)
+    ref = gym.make(
+        "ALE/Breakout-v5", frameskip=1, repeat_action_probability=0.0, mode=4, difficulty=1
+    )
+    ref = FrameStackObservation(AtariPreprocessing(ref, noop_max=0, frame_skip=4), 4)
+    options = dict(mode=4, difficulty=1, noop_max=0, use_fire_reset=False, seed=3)
+    with _make("Breakout-v5", **options) as env:
         _lockstep("Breakout", env, [ref], 100, 3)
+
+
+def test_full_size_is_the_screen_and_other_sizes_run() -> None:
+    ale = _ale("pong")
+    ale.reset_game()
+    options = dict(stack_num=1, noop_max=0, use_fire_reset=False)
+    with _make("Pong-v5", img_height=210, img_width=160, **options) as env:
+        obs, _ = env.reset()
+        np.testing.assert_array_equal(obs[0, 0], ale.getScreenGrayscale())
+    # Enlarging is not byte-exact with OpenCV (which interpolates there).
+    for height, width in [(420, 320), (1, 1), (300, 40)]:
+        with _make("Pong-v5", img_height=height, img_width=width, **options) as env:
+            obs, _ = env.reset()
+            assert obs.shape == (1, 1, height, width)
+            obs, *_ = env.step(np.array([0]))
+            assert obs.shape == (1, 1, height, width)

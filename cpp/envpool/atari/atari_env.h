@@ -13,7 +13,35 @@
 // including its choice of frames: the max is taken over the screens after
 // the last two frames of the skip; when the game ends inside the skip, the
 // remaining frames are not emulated and the observation is built from the
-// frames captured so far in the (in-place pooled) buffers, as there.
+// frames captured so far in the (in-place pooled) buffers, as there. At a
+// new game the stack holds the first frame stack_num times.
+//
+// The other options, all drawing on the engine's per-env generator:
+//   noop_max          a new game starts with 1..noop_max (uniform) no-op
+//                     frames; 0: none.
+//   use_fire_reset    after a reset, in games whose action set has FIRE:
+//                     one step (frame_skip frames) of FIRE, then one of the
+//                     set's third action if it has three or more.
+//   repeat_action_probability
+//                     sticky actions, drawn per emulated frame: with this
+//                     probability the previous frame's action is repeated.
+//   episodic_life     a lost life ends the episode (out.terminated) and the
+//                     step, like a game over; the next Reset goes on with the
+//                     same game (no reset_game, no no-ops, FIRE if enabled)
+//                     unless the game is over.
+// Info arrays: lives, reward (the unclipped sum over the skip), terminated
+// (game over), discount (0 at game over, and at a lost life with
+// zero_discount_on_life_loss), and ram (include_ram).
+//
+// Caveats:
+//   * ALE's reset_game keeps the console's RAM and the emulator's own
+//     generator running from the previous game, so a few games (Seaquest,
+//     ...) do not replay exactly after reset(seed) unless the env is fresh.
+//     gymnasium's pipeline behaves the same between its episodes (it
+//     reloads the ROM only when reset is given a seed).
+//   * With episodic_life, a lost life on the step the engine truncates at
+//     max_episode_steps still lets the next Reset continue the game: the
+//     env does not see the truncation.
 #ifndef ENVPOOL_ATARI_ATARI_ENV_H_
 #define ENVPOOL_ATARI_ATARI_ENV_H_
 
@@ -111,8 +139,9 @@ class AtariEnv {
                 static_cast<int>(options_.img_height),
                 static_cast<int>(options_.img_width), channels_),
         stack_(static_cast<int>(options_.stack_num), resize_.out_size()),
-        last_frame_(resize_.in_size(), 0),
-        second_last_frame_(resize_.in_size(), 0) {
+        last_frame_(screen_height_, screen_width_, channels_),
+        second_last_frame_(screen_height_, screen_width_, channels_),
+        pooled_(resize_.in_size(), 0) {
     RecordScreenSize(options_.rom_path, screen_height_, screen_width_);
     if (std::find(action_set_.begin(), action_set_.end(), ale::PLAYER_A_FIRE) !=
         action_set_.end()) {
@@ -156,8 +185,9 @@ class AtariEnv {
     last_action_ = ale::PLAYER_A_NOOP;
     lives_ = ale_->lives();
     Grab(last_frame_);
-    std::fill(second_last_frame_.begin(), second_last_frame_.end(), 0);
-    resize_.Run(last_frame_.data(), stack_.NextSlot());
+    std::memcpy(pooled_.data(), last_frame_.data(), pooled_.size());
+    second_last_frame_.Fill(0);
+    resize_.Run(pooled_.data(), stack_.NextSlot());
     stack_.Push();
     if (new_game) {
       stack_.FillWithNewest();
@@ -172,6 +202,7 @@ class AtariEnv {
     double reward = 0.0;
     bool game_over = false;
     bool life_lost = false;
+    bool grabbed_last = false;
     for (std::int64_t t = 0; t < skip; ++t) {
       // Sticky actions: with probability p the previous frame's action is
       // repeated instead of the chosen one.
@@ -190,13 +221,22 @@ class AtariEnv {
         Grab(second_last_frame_);
       } else if (t == skip - 1) {
         Grab(last_frame_);
+        grabbed_last = true;
       }
     }
-    if (skip > 1) {
-      MaxPoolInPlace(last_frame_.data(), second_last_frame_.data(),
-                     last_frame_.size());
+    // pooled_ plays the part of the reference's first buffer: it receives
+    // the last frame and is then pooled in place with the second buffer;
+    // when the skip ended early it keeps its old contents, still pooled with
+    // the second buffer as it stands.
+    if (skip == 1) {
+      if (grabbed_last) {
+        std::memcpy(pooled_.data(), last_frame_.data(), pooled_.size());
+      }
+    } else {
+      MaxPool(grabbed_last ? last_frame_.data() : pooled_.data(),
+              second_last_frame_.data(), pooled_.data(), pooled_.size());
     }
-    resize_.Run(last_frame_.data(), stack_.NextSlot());
+    resize_.Run(pooled_.data(), stack_.NextSlot());
     stack_.Push();
     continue_game_ = options_.episodic_life && life_lost && !game_over;
     Write(out, reward, game_over, life_lost);
@@ -467,9 +507,8 @@ class AtariEnv {
 
   // The current screen, as getScreenGrayscale / getScreenRGB would give it
   // but in channel planes.
-  void Grab(std::vector<std::uint8_t>& frame) const {
-    ApplyPalette(ale_->getScreen().getArray(), screen_height_, screen_width_,
-                 palette_table_.data(), channels_, frame.data());
+  void Grab(PaletteFrame& frame) const {
+    frame.Convert(ale_->getScreen().getArray(), palette_table_.data());
   }
 
   void Write(Output& out, double reward, bool game_over, bool life_lost) {
@@ -499,10 +538,11 @@ class AtariEnv {
   AreaResize resize_;
   FrameStack stack_;
   std::vector<ale::Action> fire_sequence_;
-  // The screens after the last and second-to-last frame of a skip; the max
-  // of the two is taken in place in last_frame_.
-  std::vector<std::uint8_t> last_frame_;
-  std::vector<std::uint8_t> second_last_frame_;
+  // The screens after the last and second-to-last frame of a skip, and
+  // their max.
+  PaletteFrame last_frame_;
+  PaletteFrame second_last_frame_;
+  std::vector<std::uint8_t> pooled_;
   std::vector<unsigned char> render_frame_;
   std::vector<std::uint8_t> palette_table_;
   ale::Action last_action_ = ale::PLAYER_A_NOOP;

@@ -22,39 +22,76 @@
 
 namespace envpool::atari {
 
-// Turns a height x width frame of palette indices into `channels` planes:
-// out[c][y][x] = tables[c * 256 + indices[y][x]]. A row of indices equal to
-// the one above it (most rows of most Atari screens) is copied instead of
-// looked up again.
-inline void ApplyPalette(const std::uint8_t* __restrict indices, int height,
-                         int width, const std::uint8_t* __restrict tables,
-                         int channels, std::uint8_t* __restrict out) {
-  const std::size_t w = static_cast<std::size_t>(width);
-  const std::size_t plane = static_cast<std::size_t>(height) * w;
-  for (int y = 0; y < height; ++y) {
-    const std::uint8_t* src = indices + y * w;
-    const bool repeat = y > 0 && std::memcmp(src, src - w, w) == 0;
-    for (int c = 0; c < channels; ++c) {
-      std::uint8_t* dst = out + c * plane + y * w;
-      if (repeat) {
-        std::memcpy(dst, dst - w, w);
-      } else {
-        const std::uint8_t* table = tables + c * 256;
-        for (std::size_t x = 0; x < w; ++x) {
-          dst[x] = table[src[x]];
+// One frame converted from palette indices into `channels` planes of bytes:
+// pixels[c][y][x] = tables[c * 256 + indices[y][x]]. Conversion skips the
+// rows whose indices are the same as at the previous Convert (their bytes
+// are still here), and copies a row whose indices equal the row above; on
+// Atari screens that leaves little to look up.
+class PaletteFrame {
+ public:
+  PaletteFrame(int height, int width, int channels)
+      : height_(height),
+        width_(width),
+        channels_(channels),
+        pixels_(static_cast<std::size_t>(height) * width * channels, 0),
+        indices_(static_cast<std::size_t>(height) * width, 0) {}
+
+  const std::uint8_t* data() const { return pixels_.data(); }
+  std::size_t size() const { return pixels_.size(); }
+
+  // `tables` must be the same at every call (else Fill first).
+  void Convert(const std::uint8_t* indices, const std::uint8_t* tables) {
+    const std::size_t w = static_cast<std::size_t>(width_);
+    const std::size_t plane = static_cast<std::size_t>(height_) * w;
+    for (int y = 0; y < height_; ++y) {
+      const std::uint8_t* src = indices + y * w;
+      std::uint8_t* seen = indices_.data() + y * w;
+      if (valid_ && std::memcmp(src, seen, w) == 0) {
+        continue;
+      }
+      std::memcpy(seen, src, w);
+      const bool repeat = y > 0 && std::memcmp(src, src - w, w) == 0;
+      for (int c = 0; c < channels_; ++c) {
+        std::uint8_t* dst = pixels_.data() + c * plane + y * w;
+        if (repeat) {
+          std::memcpy(dst, dst - w, w);
+        } else {
+          Lookup(src, tables + c * 256, dst, w);
         }
       }
     }
+    valid_ = true;
   }
-}
 
-// acc[i] = max(acc[i], other[i]) for i < n; a byte loop that compilers turn
-// into packed unsigned-max instructions.
-inline void MaxPoolInPlace(std::uint8_t* __restrict acc,
-                           const std::uint8_t* __restrict other,
-                           std::size_t n) {
+  // Sets every byte to `value` (and forgets the indices).
+  void Fill(std::uint8_t value) {
+    std::fill(pixels_.begin(), pixels_.end(), value);
+    valid_ = false;
+  }
+
+ private:
+  static void Lookup(const std::uint8_t* __restrict src,
+                     const std::uint8_t* __restrict table,
+                     std::uint8_t* __restrict dst, std::size_t n) {
+    for (std::size_t x = 0; x < n; ++x) {
+      dst[x] = table[src[x]];
+    }
+  }
+
+  int height_;
+  int width_;
+  int channels_;
+  std::vector<std::uint8_t> pixels_;
+  std::vector<std::uint8_t> indices_;  // what pixels_ was converted from
+  bool valid_ = false;
+};
+
+// out[i] = max(a[i], b[i]) for i < n; `out` may be `a`. A byte loop that
+// compilers turn into packed unsigned-max instructions.
+inline void MaxPool(const std::uint8_t* a, const std::uint8_t* b,
+                    std::uint8_t* out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
-    acc[i] = std::max(acc[i], other[i]);
+    out[i] = std::max(a[i], b[i]);
   }
 }
 
@@ -116,9 +153,12 @@ class AreaResize {
     packed_ = cols_.taps <= 4 && std::endian::native == std::endian::little;
     words_.assign(static_cast<std::size_t>(out_width), 0);
     last_row_.assign(static_cast<std::size_t>(in_width) + 4, 0);
-    sums_.assign(static_cast<std::size_t>(in_height) * out_width, 0.0F);
-    row_sums_.assign(static_cast<std::size_t>(in_height), nullptr);
+    sums_.assign(static_cast<std::size_t>(in_height) * out_width * channels,
+                 0.0F);
     acc_.assign(static_cast<std::size_t>(out_width), 0.0F);
+    previous_in_.assign(in_size(), 0);
+    previous_out_.assign(out_size(), 0);
+    changed_.assign(static_cast<std::size_t>(in_height), 1);
   }
 
   int in_height() const { return in_height_; }
@@ -134,6 +174,11 @@ class AreaResize {
   }
 
   // `in`: in_size() bytes; `out`: out_size() bytes; both planar.
+  //
+  // Consecutive frames of a game mostly repeat, so the resize remembers its
+  // last input and output: a source row with the same bytes as last time
+  // keeps its horizontal sums, and an output row whose source rows are all
+  // unchanged is copied from the last output.
   void Run(const std::uint8_t* in, std::uint8_t* out) {
     const std::size_t in_plane =
         static_cast<std::size_t>(in_height_) * in_width_;
@@ -143,10 +188,11 @@ class AreaResize {
       if (block_x_ > 0) {
         RunBlocks(in + c * in_plane, out + c * out_plane);
       } else {
-        SumRows(in + c * in_plane);
-        SumColumns(out + c * out_plane);
+        SumRows(in + c * in_plane, c);
+        SumColumns(out + c * out_plane, c);
       }
     }
+    have_previous_ = true;
   }
 
  private:
@@ -215,19 +261,26 @@ class AreaResize {
                : 0;
   }
 
-  // Horizontal sums of every row of one plane. A row with the same bytes as
-  // the one above shares its sums.
-  void SumRows(const std::uint8_t* plane) {
+  // Horizontal sums of the rows of plane `c` that changed since the last
+  // Run. A row with the same bytes as the one above copies its sums.
+  void SumRows(const std::uint8_t* plane, int c) {
     const std::size_t w = static_cast<std::size_t>(in_width_);
-    float* sums = sums_.data();
+    const std::size_t n = static_cast<std::size_t>(out_width_);
+    std::uint8_t* previous = previous_in_.data() + c * in_height_ * w;
     for (int y = 0; y < in_height_; ++y) {
       const std::uint8_t* src = plane + y * w;
-      if (y > 0 && std::memcmp(src, src - w, w) == 0) {
-        row_sums_[y] = row_sums_[y - 1];
+      std::uint8_t* seen = previous + y * w;
+      if (have_previous_ && std::memcmp(src, seen, w) == 0) {
+        changed_[y] = 0;
         continue;
       }
-      float* dst = sums + static_cast<std::size_t>(y) * out_width_;
-      row_sums_[y] = dst;
+      changed_[y] = 1;
+      std::memcpy(seen, src, w);
+      float* dst = RowSums(c, y);
+      if (y > 0 && std::memcmp(src, src - w, w) == 0) {
+        std::memcpy(dst, dst - n, n * sizeof(float));
+        continue;
+      }
       if (!packed_) {
         SumRowGeneric(src, dst);
         continue;
@@ -251,6 +304,11 @@ class AreaResize {
           break;
       }
     }
+  }
+
+  float* RowSums(int c, int y) {
+    return sums_.data() +
+           (static_cast<std::size_t>(c) * in_height_ + y) * out_width_;
   }
 
   // The taps of output column x are bytes first[x] ... first[x] + 3 of the
@@ -300,45 +358,66 @@ class AreaResize {
     }
   }
 
-  // Vertical accumulation of the row sums into the output plane.
-  void SumColumns(std::uint8_t* out) {
+  // Vertical accumulation of the row sums of plane `c` into its output.
+  void SumColumns(std::uint8_t* out, int c) {
     switch (rows_.taps) {
       case 1:
-        SumColumnsFixed<1>(out);
+        SumColumnsFixed<1>(out, c);
         return;
       case 2:
-        SumColumnsFixed<2>(out);
+        SumColumnsFixed<2>(out, c);
         return;
       case 3:
-        SumColumnsFixed<3>(out);
+        SumColumnsFixed<3>(out, c);
         return;
       case 4:
-        SumColumnsFixed<4>(out);
+        SumColumnsFixed<4>(out, c);
         return;
       case 5:
-        SumColumnsFixed<5>(out);
+        SumColumnsFixed<5>(out, c);
         return;
       default:
-        SumColumnsGeneric(out);
+        SumColumnsGeneric(out, c);
     }
+  }
+
+  // Whether output row y of the plane whose rows were just summed can be
+  // copied from the previous output.
+  bool Unchanged(int y) const {
+    if (!have_previous_) {
+      return false;
+    }
+    const int first = rows_.first[y];
+    for (int k = 0; k < rows_.count[y]; ++k) {
+      if (changed_[first + k] != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // All kTaps rows of an output row are summed in registers, column by
   // column. Rows past an output row's count get weight 0 (and any valid
   // row), which adds +0 to a non-negative sum: no change.
   template <int kTaps>
-  void SumColumnsFixed(std::uint8_t* out) {
+  void SumColumnsFixed(std::uint8_t* out, int c) {
     const int width = out_width_;
     const int height = out_height_;
+    std::uint8_t* previous =
+        previous_out_.data() + static_cast<std::size_t>(c) * height * width;
     for (int y = 0; y < height; ++y) {
+      std::uint8_t* dst = out + static_cast<std::size_t>(y) * width;
+      std::uint8_t* kept = previous + static_cast<std::size_t>(y) * width;
+      if (Unchanged(y)) {
+        std::memcpy(dst, kept, width);
+        continue;
+      }
       const float* line[kTaps];
       float w[kTaps];
       for (int k = 0; k < kTaps; ++k) {
-        const int row = std::min(rows_.first[y] + k, in_height_ - 1);
-        line[k] = row_sums_[row];
+        line[k] = RowSums(c, std::min(rows_.first[y] + k, in_height_ - 1));
         w[k] = rows_.weight[static_cast<std::size_t>(k) * height + y];
       }
-      std::uint8_t* dst = out + static_cast<std::size_t>(y) * width;
       for (int x = 0; x < width; ++x) {
         float sum = line[0][x] * w[0];
         for (int k = 1; k < kTaps; ++k) {
@@ -346,27 +425,35 @@ class AreaResize {
         }
         dst[x] = RoundToByte(sum);
       }
+      std::memcpy(kept, dst, width);
     }
   }
 
-  void SumColumnsGeneric(std::uint8_t* out) {
+  void SumColumnsGeneric(std::uint8_t* out, int c) {
     const int width = out_width_;
     const int height = out_height_;
+    std::uint8_t* previous =
+        previous_out_.data() + static_cast<std::size_t>(c) * height * width;
     float* acc = acc_.data();
     for (int y = 0; y < height; ++y) {
-      const int first = rows_.first[y];
+      std::uint8_t* dst = out + static_cast<std::size_t>(y) * width;
+      std::uint8_t* kept = previous + static_cast<std::size_t>(y) * width;
+      if (Unchanged(y)) {
+        std::memcpy(dst, kept, width);
+        continue;
+      }
       std::fill(acc, acc + width, 0.0F);
       for (int k = 0; k < rows_.count[y]; ++k) {
-        const float* line = row_sums_[first + k];
+        const float* line = RowSums(c, rows_.first[y] + k);
         const float wk = rows_.weight[static_cast<std::size_t>(k) * height + y];
         for (int x = 0; x < width; ++x) {
           acc[x] += line[x] * wk;
         }
       }
-      std::uint8_t* dst = out + static_cast<std::size_t>(y) * width;
       for (int x = 0; x < width; ++x) {
         dst[x] = RoundToByte(acc[x]);
       }
+      std::memcpy(kept, dst, width);
     }
   }
 
@@ -426,9 +513,12 @@ class AreaResize {
   bool packed_ = false;
   std::vector<std::uint32_t> words_;
   std::vector<std::uint8_t> last_row_;
-  std::vector<float> sums_;             // the distinct rows' sums
-  std::vector<const float*> row_sums_;  // each source row's sums
+  std::vector<float> sums_;  // every source row's sums, plane by plane
   std::vector<float> acc_;
+  bool have_previous_ = false;
+  std::vector<std::uint8_t> previous_in_;
+  std::vector<std::uint8_t> previous_out_;
+  std::vector<std::uint8_t> changed_;  // per source row of the current plane
 };
 
 // The last `depth` frames of one env, each `frame_bytes` long, in a ring: a
