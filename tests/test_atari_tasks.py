@@ -109,3 +109,27 @@ def test_render_needs_render_mode() -> None:
         env.reset()
         with pytest.raises(ValueError, match="render_mode"):
             env.render()
+
+
+def test_seeded_reset_replays_like_a_fresh_env() -> None:
+    """ALE keeps RAM across reset_game; a seeded reset must still replay exactly.
+
+    In Seaquest a game played after a long one goes differently from a first
+    game, unless reset(seed=...) starts the emulator afresh.
+    """
+    actions = np.random.default_rng(0).integers(0, 18, size=(1500, 1))
+
+    def rollout(env, steps: int) -> list[np.ndarray]:
+        n = env.single_action_space.n
+        return [env.step(a % n)[0].copy() for a in actions[:steps]]
+
+    with envpool.make("Seaquest-v5", num_envs=1, seed=5, noop_max=0) as fresh:
+        fresh.reset()
+        expected = rollout(fresh, 300)
+    with envpool.make("Seaquest-v5", num_envs=1, seed=5, noop_max=0) as used:
+        used.reset()
+        rollout(used, 1500)  # long enough to change the console's state
+        used.reset(seed=5)
+        got = rollout(used, 300)
+    for a, b in zip(expected, got, strict=True):
+        np.testing.assert_array_equal(a, b)

@@ -35,10 +35,10 @@
 //
 // Caveats:
 //   * ALE's reset_game keeps the console's RAM and the emulator's own
-//     generator running from the previous game, so a few games (Seaquest,
-//     ...) do not replay exactly after reset(seed) unless the env is fresh.
-//     gymnasium's pipeline behaves the same between its episodes (it
-//     reloads the ROM only when reset is given a seed).
+//     generator running from the previous game, so in a few games (Seaquest,
+//     ...) later episodes depend on earlier ones, as in gymnasium's pipeline.
+//     reset(seed=...) starts a fresh emulator (Seed), so a seeded reset
+//     replays exactly like a new env with that seed.
 //   * With episodic_life, a lost life on the step the engine truncates at
 //     max_episode_steps still lets the next Reset continue the game: the
 //     env does not see the truncation.
@@ -151,6 +151,13 @@ class AtariEnv {
       }
     }
     BuildPaletteTable();
+  }
+
+  // reset(seed=...): a fresh emulator, since ALE's reset_game keeps the
+  // console's RAM and generator from the previous game (costs a ROM load).
+  void Seed(std::uint64_t /*seed*/) {
+    ale_ = StartEmulator(options_);
+    continue_game_ = false;
   }
 
   void Reset(Rng& rng, Output& out) {

@@ -87,6 +87,14 @@ concept Renderable =
       { env.Render(frame) } -> std::same_as<void>;
     };
 
+// Optional: an env whose state outlives its Rng (an emulator, say) is told
+// when reset(seed=...) reseeds it, just before that Reset, so that a seeded
+// reset replays exactly like a fresh env with that seed.
+template <typename E>
+concept Seedable = requires(E& env, std::uint64_t seed) {
+  { env.Seed(seed) } -> std::same_as<void>;
+};
+
 // Names each missing part of the contract in its own short message; call it
 // in a constant expression before anything instantiates E.
 template <typename E>

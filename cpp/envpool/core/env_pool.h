@@ -764,6 +764,9 @@ class EnvPool {
   void DoReset(EnvSlot& slot, Output& out) {
     if (slot.seed) {
       slot.rng.Seed(*slot.seed);
+      if constexpr (Seedable<E>) {
+        slot.env->Seed(*slot.seed);
+      }
       slot.seed.reset();
     }
     slot.reset_requested = false;
