@@ -8,10 +8,11 @@ import dm_env
 import numpy as np
 from dm_env import specs
 
+from envpool._frontend import PoolHandle
 from envpool.api import EnvSpec
 
 
-class DmEnvPool(dm_env.Environment):
+class DmEnvPool(PoolHandle, dm_env.Environment):
     """A batch of C++ envs behind the dm_env API.
 
     Every field of a TimeStep is an array over the batch. ``observation`` is a
@@ -72,25 +73,8 @@ class DmEnvPool(dm_env.Environment):
     def recv(self) -> dm_env.TimeStep:
         return self._time_step(*self._pool.recv())
 
-    def async_reset(self, seed: int | list[int | None] | None = None, env_id: Any = None) -> None:
-        ids = range(self.num_envs) if env_id is None else np.asarray(env_id).tolist()
-        seeds = [seed + i for i in ids] if isinstance(seed, int) else seed
-        self._pool.async_reset(env_id, seeds)
-
     def close(self) -> None:
         self._pool.close()
-
-    def __enter__(self) -> DmEnvPool:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-    def __reduce__(self) -> Any:
-        raise TypeError(
-            "an envpool pool cannot be pickled: it owns C++ threads and live "
-            "environments. Pickle its task id and options and call envpool.make again."
-        )
 
     @staticmethod
     def _time_step(

@@ -8,11 +8,12 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from envpool._frontend import PoolHandle
 from envpool.api import EnvSpec
 from envpool.errors import CallOrderError
 
 
-class GymnasiumEnvPool(VectorEnv):
+class GymnasiumEnvPool(PoolHandle, VectorEnv):
     """A batch of C++ envs behind the gymnasium vector API.
 
     Sync mode (batch_size == num_envs): ``step(actions)`` steps every env and
@@ -135,12 +136,6 @@ class GymnasiumEnvPool(VectorEnv):
         self._remember_rows(result[0], result[4]["env_id"])
         return result
 
-    def async_reset(self, seed: int | list[int | None] | None = None, env_id: Any = None) -> None:
-        """Starts resetting envs (all when ``env_id`` is None); ``recv()`` collects them."""
-        ids = range(self.num_envs) if env_id is None else np.asarray(env_id).tolist()
-        seeds = [seed + i for i in ids] if isinstance(seed, int) else seed
-        self._pool.async_reset(env_id, seeds)
-
     def render(self, env_id: Any = None) -> np.ndarray:
         """Every env's current frame (or those in ``env_id``), as (n, height, width, 3) uint8."""
         if self.render_mode != "rgb_array":
@@ -149,18 +144,6 @@ class GymnasiumEnvPool(VectorEnv):
 
     def close_extras(self, **kwargs: Any) -> None:
         self._pool.close()
-
-    def __enter__(self) -> GymnasiumEnvPool:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-    def __reduce__(self) -> Any:
-        raise TypeError(
-            "an envpool pool cannot be pickled: it owns C++ threads and live "
-            "environments. Pickle its task id and options and call envpool.make again."
-        )
 
     def __repr__(self) -> str:
         mode = "async" if self.is_async else "sync"

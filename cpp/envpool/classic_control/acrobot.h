@@ -11,6 +11,7 @@
 #include <numbers>
 #include <span>
 
+#include "envpool/classic_control/numpy_math.h"
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
@@ -139,22 +140,6 @@ class Acrobot {
       x = hi;
     }
     return x;
-  }
-
-  // Rounds x to float32. GCC 12's SLP vectorizer folds paired
-  // double -> float -> double round trips into a no-op (wrong code); the
-  // volatile keeps the rounding.
-  static double RoundToFloat(double x) {
-    volatile float rounded = static_cast<float>(x);
-    return rounded;
-  }
-
-  // numpy evaluates `scalar ** 2` with libm's pow(), which is not always
-  // the correctly rounded x * x that compilers substitute for pow(x, 2); the
-  // volatile exponent keeps the libm call.
-  static double LibmPow(double x, double y) {
-    volatile double exponent = y;
-    return std::pow(x, static_cast<double>(exponent));
   }
 
   void Write(Output& out) const {

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <span>
 
+#include "envpool/classic_control/numpy_math.h"
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
@@ -127,22 +128,6 @@ class MountainCarContinuous {
     bool operator>=(double x) const { return value >= Limit(x); }
     bool operator==(double x) const { return value == Limit(x); }
   };
-
-  // Rounds x to float32. GCC 12's SLP vectorizer folds a pair of
-  // double -> float -> double round trips into a no-op (wrong code); the
-  // volatile keeps the rounding.
-  static double RoundToFloat(double x) {
-    volatile float rounded = static_cast<float>(x);
-    return rounded;
-  }
-
-  // math.pow squares with libm's pow(), which is not always the correctly
-  // rounded x * x that compilers substitute for pow(x, 2); the volatile
-  // exponent keeps the libm call.
-  static double LibmPow(double x, double y) {
-    volatile double exponent = y;
-    return std::pow(x, static_cast<double>(exponent));
-  }
 
   void Write(Output& out) const {
     std::span<float> obs = out.Obs<float>();

@@ -8,6 +8,7 @@
 #include <numbers>
 #include <span>
 
+#include "envpool/classic_control/numpy_math.h"
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
@@ -68,15 +69,6 @@ class Pendulum {
       mod += kTwoPi;
     }
     return mod - std::numbers::pi;
-  }
-
-  // numpy evaluates `scalar ** 2` with libm's pow(), which is not always
-  // the correctly rounded x * x that compilers substitute for pow(x, 2); the
-  // volatile exponent keeps the libm call.
-  template <typename T>
-  static T LibmPow(T x, T y) {
-    volatile T exponent = y;
-    return std::pow(x, static_cast<T>(exponent));
   }
 
   void Write(Output& out) const {
