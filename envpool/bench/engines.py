@@ -278,6 +278,25 @@ class ForLoopEngine(_GymnasiumEngine):
                 env.close()
 
 
+@contextlib.contextmanager
+def _stepping(env: Any, case: Case, rows: int) -> Iterator[Runner]:
+    """Resets a gymnasium-style vector env and yields a runner stepping it with the
+    case's actions (``rows`` env steps per call); closes the env afterwards."""
+    actions = case.actions()
+    try:
+        env.reset(seed=0)
+        step = env.step
+
+        def run(k: int) -> int:
+            for a in itertools.islice(actions, k):
+                step(a)
+            return k * rows
+
+        yield run
+    finally:
+        env.close()
+
+
 class SyncVectorEngine(_GymnasiumEngine):
     name = "gymnasium SyncVectorEnv"
 
@@ -288,20 +307,8 @@ class SyncVectorEngine(_GymnasiumEngine):
 
     @contextlib.contextmanager
     def open(self, case: Case) -> Iterator[Runner]:
-        env = self._make(case)
-        actions = case.actions()
-        try:
-            env.reset(seed=0)
-            step, n = env.step, case.num_envs
-
-            def run(k: int) -> int:
-                for a in itertools.islice(actions, k):
-                    step(a)
-                return k * n
-
+        with _stepping(self._make(case), case, case.num_envs) as run:
             yield run
-        finally:
-            env.close()
 
 
 class AsyncVectorEngine(SyncVectorEngine):
@@ -340,19 +347,8 @@ class NumpyVectorEngine(Engine):
         env = gym.make_vec(
             case.task.task_id, num_envs=case.num_envs, vectorization_mode="vector_entry_point"
         )
-        actions = case.actions()
-        try:
-            env.reset(seed=0)
-            step, n = env.step, case.num_envs
-
-            def run(k: int) -> int:
-                for a in itertools.islice(actions, k):
-                    step(a)
-                return k * n
-
+        with _stepping(env, case, case.num_envs) as run:
             yield run
-        finally:
-            env.close()
 
 
 class AleVectorEngine(Engine):
@@ -381,19 +377,8 @@ class AleVectorEngine(Engine):
             frameskip=case.task.frame_skip,
             reward_clipping=False,
         )
-        actions = case.actions()
-        try:
-            env.reset(seed=0)
-            step, rows = env.step, case.rows
-
-            def run(k: int) -> int:
-                for a in itertools.islice(actions, k):
-                    step(a)
-                return k * rows
-
+        with _stepping(env, case, case.rows) as run:
             yield run
-        finally:
-            env.close()
 
 
 PEER_SCRIPT = textwrap.dedent(
