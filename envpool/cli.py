@@ -3,6 +3,8 @@
 envpool list [PATTERN]      task ids, all or those matching PATTERN
 envpool info TASK           spaces, specs and every option of TASK with its default
 envpool bench [...]         steps/s of envpool against the peers installed here
+envpool cmake-dir           folder of envpool's CMake package config (for env packages)
+envpool include-dir         folder of envpool's C++ headers
 """
 
 from __future__ import annotations
@@ -92,6 +94,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(command_parser=p)
     p.add_argument("task", metavar="TASK", help="a task id, e.g. CartPole-v1")
     p.add_argument("--json", action="store_true", help="print the config and spaces as JSON")
+
+    for name, what in (
+        ("cmake-dir", "the folder of envpoolConfig.cmake, for find_package(envpool CONFIG)"),
+        ("include-dir", "the folder of envpool's C++ headers"),
+    ):
+        p = sub.add_parser(name, help=f"print {what}", description=f"Print {what}.")
+        p.set_defaults(command_parser=p)
 
     p = sub.add_parser(
         "bench",
@@ -336,6 +345,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_list(args)
         if args.command == "info":
             return cmd_info(args, sub)
+        if args.command in ("cmake-dir", "include-dir"):
+            from envpool import build_paths
+
+            find = build_paths.cmake_dir if args.command == "cmake-dir" else build_paths.include_dir
+            try:
+                print(find())
+            except FileNotFoundError as exc:
+                sub.exit(1, f"envpool {args.command}: {exc}\n")
+            return 0
         return cmd_bench(args, sub)
     except BrokenPipeError:  # e.g. envpool list | head: stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)

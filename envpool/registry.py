@@ -31,8 +31,27 @@ class TaskSpec:
         return {**self.options, **hooked}
 
     def load(self) -> Any:
+        """The env class, checked to be built against this envpool's headers."""
+        from envpool import __version__
+
         module_name, _, attr = self.entry_point.partition(":")
-        return getattr(importlib.import_module(module_name), attr)
+        module = importlib.import_module(module_name)
+        try:
+            env_class = getattr(module, attr)
+        except AttributeError:
+            raise ImportError(
+                f"task {self.task_id!r}: module {module_name!r} has no env class {attr!r}; "
+                "check the entry point given to envpool.register"
+            ) from None
+        built_for = getattr(env_class, "envpool_version", None)
+        if built_for != __version__:
+            raise ImportError(
+                f"task {self.task_id!r}: {self.entry_point} was compiled against envpool "
+                f"{built_for or '(unknown)'} headers, but envpool {__version__} is installed; "
+                f"rebuild the package that provides {module_name!r} (pip install --force-reinstall "
+                "--no-cache-dir <package>)"
+            )
+        return env_class
 
 
 _tasks: dict[str, TaskSpec] = {}

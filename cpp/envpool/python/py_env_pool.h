@@ -29,6 +29,7 @@
 #include "envpool/core/env.h"
 #include "envpool/core/env_pool.h"
 #include "envpool/core/errors.h"
+#include "envpool/core/version.h"
 #include "envpool/python/py_actions.h"
 #include "envpool/python/py_config.h"
 
@@ -169,7 +170,11 @@ class PyEnvPool {
 
   static void Bind(py::module_& m, const char* name) {
     WatchForks();
-    py::class_<PyEnvPool>(m, name)
+    // module_local: two modules may bind the same env type without clashing.
+    py::class_<PyEnvPool>(m, name, py::module_local())
+        .def_property_readonly_static(
+            "envpool_version",
+            [](const py::object&) { return std::string(ENVPOOL_VERSION); })
         .def(py::init<const py::dict&, int, int, int, std::uint64_t, int,
                       const std::string&, int>(),
              py::arg("options"), py::arg("num_envs"), py::arg("batch_size"),
