@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
+
 
 class CallOrderError(RuntimeError):
     """A call made in a state that does not allow it.
@@ -17,15 +21,27 @@ class EnvError(RuntimeError):
     """An exception thrown inside one environment's C++ reset or step.
 
     Raised from the ``step``/``recv`` that would have returned that env's
-    result; that batch is dropped. The failed env is reset on its next step
-    (or must be reset by hand with ``autoreset_mode="disabled"``); the other
-    envs and the pool are unaffected.
+    result; that batch is dropped. ``env_id`` is the env that failed,
+    ``env_message`` the C++ exception's message, and ``dropped_env_ids`` every
+    env of the dropped batch: in async mode, send to those again to go on.
+    The failed env is reset on its next step (or must be reset by hand with
+    ``autoreset_mode="disabled"``); the other envs and the pool are unaffected.
     """
 
-    def __init__(self, message: str, env_id: int = -1, env_message: str = "") -> None:
+    def __init__(
+        self,
+        message: str,
+        env_id: int = -1,
+        env_message: str = "",
+        dropped_env_ids: Sequence[int] = (),
+    ) -> None:
         super().__init__(message)
         self.env_id = env_id
         self.env_message = env_message
+        self.dropped_env_ids = np.asarray(dropped_env_ids, dtype=np.int32)
 
-    def __reduce__(self) -> tuple[type, tuple[str, int, str]]:
-        return (type(self), (str(self), self.env_id, self.env_message))
+    def __reduce__(self) -> tuple[type, tuple[str, int, str, list[int]]]:
+        return (
+            type(self),
+            (str(self), self.env_id, self.env_message, self.dropped_env_ids.tolist()),
+        )

@@ -96,3 +96,14 @@ def assert_steps_ok(env: Any, env_id: Any = None) -> tuple:
     np.testing.assert_array_equal(info["env_id"], ids)
     assert np.all(info["elapsed_step"] >= 0)
     return obs, reward, terminated, truncated, info
+
+
+@pytest.fixture(scope="session")
+def fault_env_dir() -> Any:
+    """The folder of the test-only fault-injection env module, built on first use;
+    task "Fault-v0" is registered in this interpreter."""
+    import fault_env
+
+    module_dir = fault_env.build()
+    fault_env.register(module_dir)
+    return module_dir

@@ -344,6 +344,9 @@ class EnvPool {
   static constexpr auto kRoundSpin = std::chrono::microseconds(200);
   static constexpr auto kRecvSpin = std::chrono::microseconds(20);
   static constexpr auto kPollEvery = std::chrono::milliseconds(50);
+  // Envs slower than this per step are not run by the calling thread in a
+  // sync round (see FinishRound); a hand-off costs about a microsecond.
+  static constexpr double kCallerStandsByNs = 1e6;
 
   static PoolOptions Validate(PoolOptions options, std::size_t num_configs) {
     if (options.num_envs < 1 || options.num_envs > kMaxEnvs) {
@@ -519,14 +522,17 @@ class EnvPool {
     round_.done.store(round_.size, std::memory_order_relaxed);
   }
 
-  // Updates the running estimate of one env's step cost.
-  void Measure(Waiter::Clock::time_point start, std::size_t envs) {
+  // Updates the running estimate of one env's step cost from `envs` envs
+  // stepped since `start` by `threads` threads.
+  void Measure(Waiter::Clock::time_point start, std::size_t envs,
+               std::size_t threads) {
     if (envs == 0) {
       return;
     }
     const double ns =
         std::chrono::duration<double, std::nano>(Waiter::Clock::now() - start)
-            .count() /
+            .count() *
+        static_cast<double>(std::min(threads, envs)) /
         static_cast<double>(envs);
     ns_per_env_ =
         ns_per_env_ == 0.0 ? ns : ns_per_env_ + (ns - ns_per_env_) / 8;
@@ -567,17 +573,26 @@ class EnvPool {
   Batch FinishRound(const InterruptCheck& interrupt) {
     round_interrupted_ = false;
     const auto start = Waiter::Clock::now();
-    if (round_solo_) {
-      RunSoloRound();
-      Measure(start, round_.size);
-    } else {
-      std::size_t mine = 0;
-      while (const std::size_t count = WorkOneChunk()) {
-        mine += count;
-      }
-      Measure(start, mine);
-    }
+    // Env code the caller runs cannot be interrupted, so the caller leaves
+    // slow envs to the workers and only waits, ready for Ctrl-C.
+    const bool stand_by = !round_solo_ && ns_per_env_ > kCallerStandsByNs;
     try {
+      if (round_solo_) {
+        RunSoloRound();
+        Measure(start, round_.size, 1);
+      } else if (!stand_by) {
+        std::size_t mine = 0;
+        auto last_check = start;
+        while (const std::size_t count = WorkOneChunk()) {
+          mine += count;
+          const auto now = Waiter::Clock::now();
+          if (interrupt && now - last_check > kPollEvery) {
+            last_check = now;
+            interrupt();
+          }
+        }
+        Measure(start, mine, 1);
+      }
       Wait(
           round_waiter_,
           [&] {
@@ -587,6 +602,9 @@ class EnvPool {
     } catch (...) {
       round_interrupted_ = true;
       throw;
+    }
+    if (stand_by) {
+      Measure(start, round_.size, workers_.size());
     }
     round_pending_ = false;
     Batch batch{std::move(round_.buffer), round_.size, round_pool_};
@@ -658,8 +676,10 @@ class EnvPool {
     }
     std::string message;
     int first = -1;
+    std::vector<std::int32_t> dropped(batch.size);
     for (std::size_t row = 0; row < batch.size; ++row) {
       const auto id = buffer.At<std::int32_t>(kEnvIdField, row);
+      dropped[row] = id;
       EnvSlot& slot = slots_[id];
       if (!slot.error.empty()) {
         if (first < 0) {
@@ -672,7 +692,7 @@ class EnvPool {
     }
     if (first >= 0) {
       batch.pool->Release(std::move(batch.buffer));
-      throw EnvError(first, message);
+      throw EnvError(first, message, std::move(dropped));
     }
   }
 

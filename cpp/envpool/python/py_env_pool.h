@@ -104,7 +104,8 @@ inline void TranslateErrors(std::exception_ptr error) {
     }
   } catch (const EnvError& e) {
     py::object cls = py::module_::import("envpool.errors").attr("EnvError");
-    py::object exc = cls(e.what(), e.env_id(), e.env_message());
+    py::object exc =
+        cls(e.what(), e.env_id(), e.env_message(), e.dropped_env_ids());
     PyErr_SetObject(cls.ptr(), exc.ptr());
   } catch (const CallOrderError& e) {
     py::object cls =

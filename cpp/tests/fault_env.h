@@ -1,0 +1,117 @@
+// An env for fault-injection tests from Python. Each option below can be
+// given per env (a list), so one env of a pool misbehaves while the others
+// show what "unaffected" means:
+//   throw_at_step     throw from Step when the episode reaches this step
+//   throw_on_reset    throw from the Nth Reset of this env (1 = the first)
+//   nan_at_step       write NaN into the obs and reward at this step
+//   sleep_us          sleep this long in every Step
+//   max_sleep_us      sleep a random time below this in every Reset and Step
+// The obs is [first random draw of the episode, step in episode, sum of
+// actions, value], where value is 0.5 * step (NaN at nan_at_step), so a test
+// can recompute every row.
+#ifndef ENVPOOL_TESTS_FAULT_ENV_H_
+#define ENVPOOL_TESTS_FAULT_ENV_H_
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "envpool/core/env.h"
+
+namespace envpool::testing {
+
+class FaultEnv {
+ public:
+  using Action = std::int64_t;
+
+  static Config DefaultConfig() {
+    return {{"episode_length", std::int64_t{10}},
+            {"throw_at_step", std::int64_t{-1}},
+            {"throw_on_reset", std::int64_t{-1}},
+            {"nan_at_step", std::int64_t{-1}},
+            {"sleep_us", std::int64_t{0}},
+            {"max_sleep_us", std::int64_t{0}}};
+  }
+
+  static EnvSpec Spec(const Config&) {
+    return {MakeArray<double>("obs", {4}), MakeDiscrete("action", 4), {}};
+  }
+
+  explicit FaultEnv(const Config& config)
+      : episode_length_(config.Get<std::int64_t>("episode_length")),
+        throw_at_step_(config.Get<std::int64_t>("throw_at_step")),
+        throw_on_reset_(config.Get<std::int64_t>("throw_on_reset")),
+        nan_at_step_(config.Get<std::int64_t>("nan_at_step")),
+        sleep_us_(config.Get<std::int64_t>("sleep_us")),
+        max_sleep_us_(config.Get<std::int64_t>("max_sleep_us")) {}
+
+  void Reset(Rng& rng, Output& out) {
+    ++resets_;
+    Sleep(0);
+    if (resets_ == throw_on_reset_) {
+      throw std::runtime_error("injected failure in reset " +
+                               std::to_string(resets_));
+    }
+    draw_ = static_cast<double>(rng.Below(1000000));
+    steps_ = 0;
+    sum_ = 0;
+    Write(out);
+  }
+
+  void Step(Action action, Rng& /*rng*/, Output& out) {
+    ++steps_;
+    Sleep(sleep_us_);
+    if (steps_ == throw_at_step_) {
+      throw std::runtime_error("injected failure at step " +
+                               std::to_string(steps_));
+    }
+    sum_ += action;
+    out.reward = steps_ == nan_at_step_
+                     ? std::numeric_limits<double>::quiet_NaN()
+                     : static_cast<double>(action);
+    out.terminated = steps_ >= episode_length_;
+    Write(out);
+  }
+
+ private:
+  // Random sleeps draw from their own generator, so timing never changes a
+  // trajectory.
+  void Sleep(std::int64_t us) {
+    if (max_sleep_us_ > 0) {
+      us += static_cast<std::int64_t>(
+          sleep_rng_.Below(static_cast<std::uint64_t>(max_sleep_us_)));
+    }
+    if (us > 0) {
+      std::this_thread::sleep_for(std::chrono::microseconds(us));
+    }
+  }
+
+  void Write(Output& out) const {
+    auto obs = out.Obs<double>();
+    obs[0] = draw_;
+    obs[1] = static_cast<double>(steps_);
+    obs[2] = static_cast<double>(sum_);
+    obs[3] = steps_ == nan_at_step_ ? std::numeric_limits<double>::quiet_NaN()
+                                    : 0.5 * static_cast<double>(steps_);
+  }
+
+  std::int64_t episode_length_;
+  std::int64_t throw_at_step_;
+  std::int64_t throw_on_reset_;
+  std::int64_t nan_at_step_;
+  std::int64_t sleep_us_;
+  std::int64_t max_sleep_us_;
+  std::int64_t resets_ = 0;
+  double draw_ = 0;
+  std::int64_t steps_ = 0;
+  std::int64_t sum_ = 0;
+  Rng sleep_rng_{std::hash<std::thread::id>{}(std::this_thread::get_id())};
+};
+
+}  // namespace envpool::testing
+
+#endif  // ENVPOOL_TESTS_FAULT_ENV_H_

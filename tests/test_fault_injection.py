@@ -1,0 +1,170 @@
+"""Faults injected from inside C++ envs (the test-only env in cpp/tests/fault_env.h):
+exceptions from step and reset, NaN output and random delays. A failing env
+raises EnvError naming it from the call that returns its batch; the other envs
+carry on as if nothing happened, and the pool stays usable."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import call_with_timeout
+
+import envpool
+
+N = 4
+ONES = np.ones(N, dtype=np.int64)
+
+
+@pytest.fixture
+def make_fault(fault_env_dir):
+    pools = []
+
+    def make(**kwargs):
+        kwargs.setdefault("num_envs", N)
+        kwargs.setdefault("env_type", "gymnasium")
+        pool = envpool.make("Fault-v0", **kwargs)
+        pools.append(pool)
+        return pool
+
+    yield make
+    for pool in pools:
+        pool.close()
+
+
+def test_step_exception_names_the_env_and_carries_the_message(make_fault):
+    env = make_fault(throw_at_step=[-1, -1, 3, -1])
+    env.reset(seed=0)
+    env.step(ONES)
+    env.step(ONES)
+    with pytest.raises(envpool.EnvError, match="injected failure at step 3") as err:
+        call_with_timeout(lambda: env.step(ONES))
+    assert err.value.env_id == 2
+    assert "env 2" in str(err.value)
+
+
+def test_other_envs_are_unaffected_and_the_failed_env_restarts(make_fault):
+    faulty = make_fault(throw_at_step=[-1, -1, 3, -1], episode_length=100)
+    clean = make_fault(episode_length=100)
+    obs_f, _ = faulty.reset(seed=7)
+    obs_c, _ = clean.reset(seed=7)
+    np.testing.assert_array_equal(obs_f, obs_c)
+    for step in range(1, 7):
+        actions = np.full(N, step % 4, dtype=np.int64)
+        expected = clean.step(actions)
+        if step == 3:
+            with pytest.raises(envpool.EnvError):
+                faulty.step(actions)
+            continue
+        obs, reward, terminated, truncated, info = faulty.step(actions)
+        healthy = [0, 1, 3]
+        # The others stepped in the dropped batch too: their state matches the clean pool's.
+        np.testing.assert_array_equal(obs[healthy], expected[0][healthy])
+        np.testing.assert_array_equal(reward[healthy], expected[1][healthy])
+        np.testing.assert_array_equal(info["elapsed_step"][healthy], step)
+        if step == 4:
+            # The failed env's next step is a reset.
+            assert obs[2, 1] == 0 and info["elapsed_step"][2] == 0
+        elif step > 4:
+            assert obs[2, 1] == step - 4 and info["elapsed_step"][2] == step - 4
+
+
+def test_step_exception_in_async_mode_comes_from_recv(make_fault):
+    env = make_fault(num_envs=8, batch_size=4, throw_at_step=[-1] * 5 + [2, -1, -1])
+    env.async_reset()
+    errors = []
+    steps_seen = {i: 0 for i in range(8)}
+    for _ in range(30):
+        try:
+            obs, _, _, _, info = call_with_timeout(env.recv)
+        except envpool.EnvError as exc:
+            errors.append(exc)
+            # The dropped batch's envs are free again: sending them goes on.
+            ids = exc.dropped_env_ids
+        else:
+            ids = info["env_id"]
+            assert obs.shape == (4, 4) and np.all((0 <= ids) & (ids < 8))
+            for row, env_id in enumerate(ids):
+                steps_seen[int(env_id)] = max(steps_seen[int(env_id)], int(obs[row, 1]))
+        assert len(ids) == 4
+        env.send(np.ones(len(ids), dtype=np.int64), env_id=ids)
+    # Env 5 fails at step 2 of every episode, restarting each time.
+    assert errors and all(e.env_id == 5 for e in errors)
+    assert all("injected failure at step 2" in str(e) for e in errors)
+    assert all(5 in e.dropped_env_ids.tolist() for e in errors)
+    assert steps_seen.pop(5) == 1
+    assert all(steps >= 3 for steps in steps_seen.values()), steps_seen
+
+
+def test_reset_exception_names_the_env_and_a_retry_works(make_fault):
+    env = make_fault(throw_on_reset=[-1, 1, -1, -1])
+    with pytest.raises(envpool.EnvError, match="injected failure in reset 1") as err:
+        call_with_timeout(lambda: env.reset(seed=0))
+    assert err.value.env_id == 1
+    obs, info = call_with_timeout(lambda: env.reset(seed=0))
+    assert obs.shape == (N, 4) and np.all(obs[:, 1] == 0)
+    obs, *_ = env.step(ONES)
+    assert np.all(obs[:, 1] == 1)
+
+
+def test_autoreset_exception_surfaces_from_the_step_that_resets(make_fault):
+    # Reset 1 is the explicit reset; reset 2 is the autoreset after episode 1.
+    env = make_fault(episode_length=2, throw_on_reset=[-1, -1, -1, 2])
+    env.reset(seed=0)
+    env.step(ONES)
+    _, _, terminated, _, _ = env.step(ONES)
+    assert terminated.all()
+    with pytest.raises(envpool.EnvError, match="in reset 2") as err:
+        call_with_timeout(lambda: env.step(ONES))
+    assert err.value.env_id == 3
+    obs, *_ = env.step(ONES)
+    assert obs.shape == (N, 4)
+
+
+def test_dm_front_end_raises_env_error_too(make_fault):
+    env = make_fault(env_type="dm", throw_at_step=[2, -1, -1, -1])
+    env.reset()
+    env.step(ONES)
+    with pytest.raises(envpool.EnvError) as err:
+        env.step(ONES)
+    assert err.value.env_id == 0
+    ts = env.step(ONES)
+    assert ts.observation["obs"].shape == (N, 4)
+    # The failed env restarted: its next step is a reset (step 0, FIRST).
+    assert ts.observation["obs"][0, 1] == 0 and ts.step_type[0] == 0
+    np.testing.assert_array_equal(ts.observation["obs"][1:, 1], 3)
+
+
+def test_nan_output_is_passed_through_only_where_the_env_wrote_it(make_fault):
+    env = make_fault(nan_at_step=[-1, 2, -1, -1])
+    env.reset(seed=0)
+    for step in (1, 2, 3):
+        obs, reward, *_ = env.step(ONES)
+        nan_rows = np.isnan(obs).any(axis=1)
+        if step == 2:
+            assert nan_rows.tolist() == [False, True, False, False]
+            assert np.isnan(obs[1, 3]) and np.isnan(reward[1])
+            assert np.isfinite(reward[[0, 2, 3]]).all()
+        else:
+            assert not nan_rows.any() and np.isfinite(reward).all()
+
+
+@pytest.mark.parametrize("batch_size", [2, 8])
+def test_random_delays_never_change_trajectories(make_fault, batch_size):
+    """Envs that take random times finish in random order; each env's own
+    trajectory is the same as in a pool without delays."""
+    def trajectories(**kwargs):
+        env = make_fault(num_envs=8, batch_size=batch_size, num_threads=2, seed=3, **kwargs)
+        per_env: dict[int, list] = {i: [] for i in range(8)}
+        env.async_reset()
+        for _ in range(40):
+            obs, reward, _, _, info = call_with_timeout(env.recv)
+            for row, env_id in enumerate(info["env_id"]):
+                per_env[int(env_id)].append((*obs[row], reward[row]))
+            ids = info["env_id"]
+            env.send((ids % 4).astype(np.int64), env_id=ids)
+        return {i: rows[:4] for i, rows in per_env.items()}
+
+    slow = trajectories(max_sleep_us=2000)
+    fast = trajectories()
+    assert all(len(rows) == 4 for rows in slow.values())
+    assert slow == fast
