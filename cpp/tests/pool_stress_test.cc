@@ -105,9 +105,9 @@ std::map<int, Trace> RunAsync(int num_threads, int batch_size, int recvs) {
     Batch batch = pool.Recv();
     CHECK(batch.size == static_cast<std::size_t>(batch_size));
     Record(batch, traces);
-    std::vector<std::int32_t> ids;
+    std::vector<std::int32_t> ids(batch.size);
     for (std::size_t row = 0; row < batch.size; ++row) {
-      ids.push_back(batch.buffer->At<std::int32_t>(kEnvIdField, row));
+      ids[row] = batch.buffer->At<std::int32_t>(kEnvIdField, row);
     }
     for (int id : ids) {
       *pool.action_row(id) = ActionFor(id, static_cast<int>(traces[id].size()));

@@ -56,7 +56,7 @@ class PaletteFrame {
         if (repeat) {
           std::memcpy(dst, dst - w, w);
         } else {
-          Lookup(src, tables + c * 256, dst, w);
+          Lookup(src, tables + static_cast<std::ptrdiff_t>(c) * 256, dst, w);
         }
       }
     }
@@ -266,7 +266,8 @@ class AreaResize {
   void SumRows(const std::uint8_t* plane, int c) {
     const std::size_t w = static_cast<std::size_t>(in_width_);
     const std::size_t n = static_cast<std::size_t>(out_width_);
-    std::uint8_t* previous = previous_in_.data() + c * in_height_ * w;
+    std::uint8_t* previous =
+        previous_in_.data() + static_cast<std::size_t>(c) * in_height_ * w;
     for (int y = 0; y < in_height_; ++y) {
       const std::uint8_t* src = plane + y * w;
       std::uint8_t* seen = previous + y * w;
@@ -477,7 +478,8 @@ class AreaResize {
       }
       std::uint8_t* dst = out + static_cast<std::size_t>(y) * out_width_;
       for (int x = 0; x < out_width_; ++x) {
-        const std::int32_t* block = sums + x * block_x_;
+        const std::int32_t* block =
+            sums + static_cast<std::ptrdiff_t>(x) * block_x_;
         std::int32_t sum = 0;
         for (int k = 0; k < block_x_; ++k) {
           sum += block[k];

@@ -625,8 +625,9 @@ class EnvPool {
     try {
       Batch dropped = FinishRound(interrupt);
       dropped.pool->Release(std::move(dropped.buffer));
-    } catch (const EnvError&) {
+    } catch (const EnvError& unwanted) {
       // The failed env is marked for reset; its result was unwanted anyway.
+      static_cast<void>(unwanted);
     }
   }
 

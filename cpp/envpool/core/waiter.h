@@ -38,12 +38,12 @@ class Waiter {
     }
     if (spin.count() > 0) {
       const auto spin_until = Clock::now() + spin;
-      for (int i = 1;; ++i) {
+      for (unsigned i = 1;; ++i) {
         CpuRelax();
         if (ready()) {
           return;
         }
-        if ((i & 63) == 0) {
+        if ((i & 63U) == 0) {
           if (Clock::now() > spin_until) {
             break;
           }

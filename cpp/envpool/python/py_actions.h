@@ -88,10 +88,10 @@ inline std::string ShapeString(std::span<const py::ssize_t> shape) {
   for (std::size_t i = 0; i < shape.size(); ++i) {
     out += std::to_string(shape[i]);
     if (shape.size() == 1 || i + 1 < shape.size()) {
-      out += ",";
+      out += ',';
     }
     if (i + 1 < shape.size()) {
-      out += " ";
+      out += ' ';
     }
   }
   return out + ")";
@@ -183,7 +183,9 @@ void CopyActions(const RawArray& array, const ArraySpec& spec,
       Scalar* dst = row_of(env_ids[i]);
       const Src* row = src + i * per_env;
       for (std::size_t j = 0; j < per_env; ++j) {
-        dst[j] = static_cast<Scalar>(row[j]);
+        // int8 actions are small numbers, not characters.
+        dst[j] =
+            static_cast<Scalar>(row[j]);  // NOLINT(bugprone-signed-char-misuse)
       }
     }
   });

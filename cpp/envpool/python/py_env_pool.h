@@ -97,7 +97,9 @@ auto WithoutGil(Fn&& fn) {
   return std::move(*result);
 }
 
-inline void TranslateErrors(std::exception_ptr error) {
+// pybind11 fixes the signature: the exception_ptr comes by value.
+inline void TranslateErrors(
+    std::exception_ptr error) {  // NOLINT(performance-unnecessary-value-param)
   try {
     if (error) {
       std::rethrow_exception(error);
@@ -354,8 +356,8 @@ class PyEnvPool {
                                      const py::object& actions = py::none()) {
     if (env_ids.is_none()) {
       if (!actions.is_none() && !pool_->is_sync()) {
-        const py::ssize_t rows = py::len(actions);
-        if (rows != pool_->num_envs()) {
+        const std::size_t rows = py::len(actions);
+        if (rows != static_cast<std::size_t>(pool_->num_envs())) {
           throw py::value_error(
               "in async mode (batch_size < num_envs) pass env_id: the "
               "info['env_id'] of the batch these actions are for");
