@@ -83,7 +83,8 @@ def run_phase(phase: Phase, seed: int = 0) -> Outcome:
     while True:
         obs, _, _, _, info = env.recv()
         ids = info["env_id"]
-        if obs.shape[0] != phase.num_envs // 2 or not (0 <= ids.min() and ids.max() < phase.num_envs):
+        well_formed = ids.min() >= 0 and ids.max() < phase.num_envs
+        if obs.shape[0] != phase.num_envs // 2 or not well_formed:
             raise AssertionError(f"malformed batch: obs {obs.shape}, env_id {ids}")
         steps += len(ids)
         since_reset += len(ids)
@@ -143,7 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.num_envs and not args.task:
         phases = [Phase(p.task, args.num_envs, p.steps, p.seconds) for p in phases]
     failed = False
-    print(f"{'task':<12} {'steps':>11} {'s':>7} {'steps/s':>9} {'RSS MB':>15} {'growth':>7} threads")
+    header = f"{'task':<12} {'steps':>11} {'s':>7} {'steps/s':>9} {'RSS MB':>15} {'growth':>7}"
+    print(header, "threads")
     for phase in phases:
         out = run_phase(phase)
         failed |= not out.ok

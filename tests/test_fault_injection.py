@@ -82,7 +82,7 @@ def test_step_exception_in_async_mode_comes_from_recv(make_fault):
             ids = exc.dropped_env_ids
         else:
             ids = info["env_id"]
-            assert obs.shape == (4, 4) and np.all((0 <= ids) & (ids < 8))
+            assert obs.shape == (4, 4) and np.all((ids >= 0) & (ids < 8))
             for row, env_id in enumerate(ids):
                 steps_seen[int(env_id)] = max(steps_seen[int(env_id)], int(obs[row, 1]))
         assert len(ids) == 4
@@ -152,6 +152,7 @@ def test_nan_output_is_passed_through_only_where_the_env_wrote_it(make_fault):
 def test_random_delays_never_change_trajectories(make_fault, batch_size):
     """Envs that take random times finish in random order; each env's own
     trajectory is the same as in a pool without delays."""
+
     def trajectories(**kwargs):
         env = make_fault(num_envs=8, batch_size=batch_size, num_threads=2, seed=3, **kwargs)
         per_env: dict[int, list] = {i: [] for i in range(8)}
