@@ -1,9 +1,9 @@
-"""Stateful fuzzing: random sequences of valid and invalid calls on CartPole pools.
+"""Stateful fuzzing: random sequences of valid and invalid calls on CartPole and Pong pools.
 
 Invariants: no crash or hang; every invalid call raises one of the documented
 exceptions and changes nothing; every valid call returns a well-formed batch
 with consistent env ids and elapsed steps. The default profile is short (CI);
-set ENVPOOL_FUZZ_EXAMPLES (e.g. 2000) for a long run.
+set ENVPOOL_FUZZ_EXAMPLES (e.g. 2000) for a long run (see docs/reliability.md).
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ REJECTED = (ValueError, TypeError, IndexError, CallOrderError)
 
 
 class PoolMachine(RuleBasedStateMachine):
+    TASK = "CartPole-v1"
+
     def __init__(self) -> None:
         super().__init__()
         self.env = None
@@ -48,7 +50,7 @@ class PoolMachine(RuleBasedStateMachine):
         self.teardown()
         batch_size = max(1, round(num_envs * batch_frac))
         self.env = envpool.make(
-            "CartPole-v1",
+            self.TASK,
             num_envs=num_envs,
             batch_size=batch_size,
             num_threads=num_threads,
@@ -56,6 +58,7 @@ class PoolMachine(RuleBasedStateMachine):
             autoreset_mode=mode,
         )
         self.num_envs, self.batch_size = num_envs, batch_size
+        self.obs_shape = self.env.single_observation_space.shape
         self.in_flight = set()
         self.elapsed = {}
 
@@ -86,11 +89,44 @@ class PoolMachine(RuleBasedStateMachine):
     @rule(seed=st.one_of(st.none(), st.integers(0, 2**32)))
     def reset(self, seed: int | None) -> None:
         obs, info = self.env.reset(seed=seed)
-        assert obs.shape == (self.num_envs, 4)
+        assert obs.shape == (self.num_envs, *self.obs_shape)
         np.testing.assert_array_equal(info["env_id"], np.arange(self.num_envs))
         assert (info["elapsed_step"] == 0).all()
         self.in_flight = set()
         self.elapsed = dict.fromkeys(range(self.num_envs), 0)
+
+    @precondition(lambda self: self.env is not None and not self.env.is_async and self.elapsed)
+    @rule(data=st.data())
+    def reset_mask(self, data: st.DataObject) -> None:
+        mask = np.array(
+            data.draw(st.lists(st.booleans(), min_size=self.num_envs, max_size=self.num_envs))
+        )
+        if not mask.any():
+            with pytest.raises(ValueError, match="at least one env"):
+                self.env.reset(options={"reset_mask": mask})
+            return
+        obs, info = self.env.reset(options={"reset_mask": mask})
+        assert obs.shape == (self.num_envs, *self.obs_shape)
+        np.testing.assert_array_equal(info["env_id"], np.arange(self.num_envs))
+        for env_id in range(self.num_envs):
+            if mask[env_id]:
+                assert info["elapsed_step"][env_id] == 0
+                self.elapsed[env_id] = 0
+            else:
+                assert info["elapsed_step"][env_id] == self.elapsed[env_id]
+
+    @precondition(lambda self: self.env is not None and self.env.is_async)
+    @rule(data=st.data(), seeded=st.booleans())
+    def async_reset(self, data: st.DataObject, seeded: bool) -> None:
+        idle = sorted(set(range(self.num_envs)) - self.in_flight)
+        if not idle:
+            return
+        ids = data.draw(st.lists(st.sampled_from(idle), min_size=1, unique=True))
+        seeds = [data.draw(st.integers(0, 2**32)) for _ in ids] if seeded else None
+        self.env.async_reset(seed=seeds, env_id=np.array(ids))
+        self.in_flight |= set(ids)
+        for env_id in ids:
+            self.elapsed[env_id] = -1  # the next result is a reset: elapsed 0
 
     @precondition(lambda self: self.env is not None and not self.env.is_async and self.elapsed)
     @rule(data=st.data())
@@ -103,14 +139,14 @@ class PoolMachine(RuleBasedStateMachine):
             dtype=dtype,
         )
         obs, reward, terminated, truncated, info = self.env.step(actions, env_id=np.array(ids))
-        assert obs.shape == (len(ids), 4)
+        assert obs.shape == (len(ids), *self.obs_shape)
         np.testing.assert_array_equal(info["env_id"], ids)
         self._check_rows(info, reward, terminated, truncated)
 
     @precondition(lambda self: self.env is not None and self.env.is_async and self.elapsed)
     @rule(data=st.data())
     def send(self, data: st.DataObject) -> None:
-        idle = sorted(set(range(self.num_envs)) - self.in_flight)
+        idle = sorted(set(self.elapsed) - self.in_flight)
         if not idle:
             return
         ids = data.draw(st.lists(st.sampled_from(idle), min_size=1, unique=True))
@@ -128,7 +164,7 @@ class PoolMachine(RuleBasedStateMachine):
         ids = info["env_id"].tolist()
         assert len(ids) == self.batch_size == len(set(ids))
         assert set(ids) <= self.in_flight
-        assert obs.shape == (self.batch_size, 4)
+        assert obs.shape == (self.batch_size, *self.obs_shape)
         self.in_flight -= set(ids)
         self._check_rows(info, reward, terminated, truncated)
 
@@ -137,6 +173,8 @@ class PoolMachine(RuleBasedStateMachine):
             elapsed = int(info["elapsed_step"][row])
             assert 0 <= elapsed <= MAX_STEPS
             assert elapsed in (0, self.elapsed[env_id] + 1)
+            if self.elapsed[env_id] == -1:
+                assert elapsed == 0
             assert bool(truncated[row]) == (elapsed == MAX_STEPS)
             assert np.isfinite(reward[row])
             if self.env.metadata["autoreset_mode"].value == "SameStep" and (
@@ -176,11 +214,31 @@ class PoolMachine(RuleBasedStateMachine):
                 self.env.step(actions, env_id=ids)
 
     @precondition(lambda self: self.env is not None and self.env.is_async and self.in_flight)
-    @rule()
-    def send_to_env_in_flight(self) -> None:
+    @rule(reset=st.booleans())
+    def send_to_env_in_flight(self, reset: bool) -> None:
         env_id = min(self.in_flight)
         with pytest.raises(CallOrderError):
-            self.env.send(np.zeros(1, dtype=np.int64), env_id=np.array([env_id]))
+            if reset:
+                self.env.async_reset(env_id=np.array([env_id]))
+            else:
+                self.env.send(np.zeros(1, dtype=np.int64), env_id=np.array([env_id]))
+
+    @precondition(lambda self: self.env is not None)
+    @rule(bad=st.sampled_from(["seed_type", "seed_count", "negative_seed", "mask_shape"]))
+    def invalid_reset(self, bad: str) -> None:
+        if bad == "mask_shape" and self.env.is_async:
+            return
+        before = self.env._pool.num_pending
+        with pytest.raises(REJECTED):
+            if bad == "seed_type":
+                self.env.reset(seed="seven")
+            elif bad == "seed_count":
+                self.env.reset(seed=[1] * (self.num_envs + 1))
+            elif bad == "negative_seed":
+                self.env.reset(seed=-5)
+            else:
+                self.env.reset(options={"reset_mask": np.ones(self.num_envs + 1, dtype=bool)})
+        assert self.env._pool.num_pending == before
 
     @invariant()
     def pool_reports_what_is_in_flight(self) -> None:
@@ -195,3 +253,19 @@ PoolMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestPoolMachine = PoolMachine.TestCase
+
+
+class AtariPoolMachine(PoolMachine):
+    """The same calls on Pong: image observations, emulator resets, ROM loading."""
+
+    TASK = "Pong-v5"
+
+
+# Each Pong env loads its ROM (tens of ms), so the default profile is shorter.
+AtariPoolMachine.TestCase.settings = settings(
+    max_examples=int(os.environ.get("ENVPOOL_FUZZ_EXAMPLES", "8")),
+    stateful_step_count=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+TestAtariPoolMachine = AtariPoolMachine.TestCase

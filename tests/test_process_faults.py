@@ -5,6 +5,7 @@ interpreter, so that thread counts and memory are its own."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from conftest import run_python
@@ -57,7 +58,9 @@ def test_making_and_dropping_pools_leaks_no_threads_or_memory(task, count, max_r
     assert done.returncode == 0, done.stderr
     growth = json.loads(done.stdout)
     assert growth["threads"] == 0, growth
-    assert growth["rss_kb"] < max_rss_kb, growth
+    if "asan" not in os.environ.get("LD_PRELOAD", ""):
+        # AddressSanitizer's quarantine holds freed memory back on purpose.
+        assert growth["rss_kb"] < max_rss_kb, growth
 
 
 CTRL_C = """
