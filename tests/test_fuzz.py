@@ -107,13 +107,12 @@ class PoolMachine(RuleBasedStateMachine):
             return
         obs, info = self.env.reset(options={"reset_mask": mask})
         assert obs.shape == (self.num_envs, *self.obs_shape)
-        np.testing.assert_array_equal(info["env_id"], np.arange(self.num_envs))
-        for env_id in range(self.num_envs):
-            if mask[env_id]:
-                assert info["elapsed_step"][env_id] == 0
-                self.elapsed[env_id] = 0
-            else:
-                assert info["elapsed_step"][env_id] == self.elapsed[env_id]
+        # As gymnasium's vector envs do: info rows only for the envs reset, marked by "_key".
+        np.testing.assert_array_equal(info["_elapsed_step"], mask)
+        np.testing.assert_array_equal(info["env_id"][mask], np.flatnonzero(mask))
+        assert (info["elapsed_step"][mask] == 0).all()
+        for env_id in np.flatnonzero(mask):
+            self.elapsed[int(env_id)] = 0
 
     @precondition(lambda self: self.env is not None and self.env.is_async)
     @rule(data=st.data(), seeded=st.booleans())
