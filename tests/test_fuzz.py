@@ -245,12 +245,17 @@ class PoolMachine(RuleBasedStateMachine):
             assert self.env._pool.num_pending == len(self.in_flight)
 
 
-PoolMachine.TestCase.settings = settings(
-    max_examples=int(os.environ.get("ENVPOOL_FUZZ_EXAMPLES", "60")),
-    stateful_step_count=30,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+def _profile(default_examples: int, steps: int) -> settings:
+    """The CI profile; ENVPOOL_FUZZ_EXAMPLES sets the number of examples for a long run."""
+    return settings(
+        max_examples=int(os.environ.get("ENVPOOL_FUZZ_EXAMPLES", str(default_examples))),
+        stateful_step_count=steps,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+
+
+PoolMachine.TestCase.settings = _profile(60, 30)
 TestPoolMachine = PoolMachine.TestCase
 
 
@@ -261,10 +266,5 @@ class AtariPoolMachine(PoolMachine):
 
 
 # Each Pong env loads its ROM (tens of ms), so the default profile is shorter.
-AtariPoolMachine.TestCase.settings = settings(
-    max_examples=int(os.environ.get("ENVPOOL_FUZZ_EXAMPLES", "8")),
-    stateful_step_count=20,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+AtariPoolMachine.TestCase.settings = _profile(8, 20)
 TestAtariPoolMachine = AtariPoolMachine.TestCase

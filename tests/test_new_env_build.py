@@ -123,6 +123,15 @@ def _compile(source: str, tmp_path: Path, extra: list[str] = ()) -> subprocess.C
     return subprocess.run([*cmd, str(path)], capture_output=True, text=True, check=False)
 
 
+def _assert_short_error(done: subprocess.CompletedProcess, expected: str) -> None:
+    """The compile failed with at most 2 errors in at most 30 lines, naming `expected`."""
+    assert done.returncode != 0
+    assert expected in done.stderr
+    errors = [line for line in done.stderr.splitlines() if "error:" in line]
+    assert len(errors) <= 2, done.stderr
+    assert len(done.stderr.splitlines()) <= 30, done.stderr
+
+
 def test_the_valid_env_compiles(tmp_path):
     source = GOOD_ENV + "static_assert(envpool::CheckEnvironment<MyEnv>());\n"
     done = _compile(source, tmp_path)
@@ -135,11 +144,7 @@ def test_a_broken_env_gives_a_short_error_naming_the_missing_part(case, tmp_path
     assert old in GOOD_ENV
     source = GOOD_ENV.replace(old, new) + "static_assert(envpool::CheckEnvironment<MyEnv>());\n"
     done = _compile(source, tmp_path)
-    assert done.returncode != 0
-    assert expected in done.stderr
-    errors = [line for line in done.stderr.splitlines() if "error:" in line]
-    assert len(errors) <= 2, done.stderr
-    assert len(done.stderr.splitlines()) <= 30, done.stderr
+    _assert_short_error(done, expected)
 
 
 def test_registering_a_broken_env_in_a_module_gives_the_same_short_error(tmp_path):
@@ -152,8 +157,4 @@ def test_registering_a_broken_env_in_a_module_gives_the_same_short_error(tmp_pat
     """)
     extra = [f"-I{pybind11.get_include()}", f"-I{sysconfig.get_paths()['include']}"]
     done = _compile(source, tmp_path, extra)
-    assert done.returncode != 0
-    assert expected in done.stderr
-    errors = [line for line in done.stderr.splitlines() if "error:" in line]
-    assert len(errors) <= 2, done.stderr
-    assert len(done.stderr.splitlines()) <= 30, done.stderr
+    _assert_short_error(done, expected)
