@@ -15,10 +15,13 @@
 
 namespace envpool {
 
-using OptionValue = std::variant<bool, std::int64_t, double, std::string>;
+// A list of floats holds a range such as (low, high) or a small vector.
+using OptionValue =
+    std::variant<bool, std::int64_t, double, std::string, std::vector<double>>;
 
 inline std::string_view OptionTypeName(const OptionValue& value) {
-  static constexpr std::string_view kNames[] = {"bool", "int", "float", "str"};
+  static constexpr std::string_view kNames[] = {"bool", "int", "float", "str",
+                                               "tuple of floats"};
   return kNames[value.index()];
 }
 
@@ -45,6 +48,7 @@ class Config {
   }
 
   // Reads an option as T. Integers read as double where a float is asked for.
+  // T = std::vector<double> reads a tuple of floats.
   template <typename T>
   T Get(std::string_view name) const {
     const OptionValue& value = at(name);
@@ -57,6 +61,8 @@ class Config {
         return static_cast<T>(*i);
       }
       return static_cast<T>(Expect<double>(name, value));
+    } else if constexpr (std::is_same_v<T, std::vector<double>>) {
+      return Expect<std::vector<double>>(name, value);
     } else {
       return Expect<std::string>(name, value);
     }

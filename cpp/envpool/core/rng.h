@@ -3,6 +3,7 @@
 #define ENVPOOL_CORE_RNG_H_
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -46,6 +47,14 @@ class Rng {
     return low + (high - low) * Uniform();
   }
 
+  // Standard normal double (Box-Muller; one of each pair is discarded, so a
+  // draw depends only on the two uniforms it consumes).
+  double Normal() {
+    const double u1 = 1.0 - Uniform();  // (0, 1], so the log is finite
+    const double u2 = Uniform();
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * kPi * u2);
+  }
+
   // Uniform integer in [0, n), without modulo bias.
   std::uint64_t Below(std::uint64_t n) {
     const std::uint64_t limit = max() - max() % n;
@@ -57,6 +66,7 @@ class Rng {
   }
 
  private:
+  static constexpr double kPi = 3.14159265358979323846;
   static std::uint64_t RotL(std::uint64_t x, int k) {
     return (x << k) | (x >> (64 - k));
   }

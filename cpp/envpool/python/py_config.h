@@ -5,7 +5,9 @@
 #include <pybind11/pybind11.h>
 
 #include <string>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "envpool/core/array_spec.h"
@@ -16,8 +18,16 @@ namespace envpool::python {
 namespace py = pybind11;
 
 inline py::object ToPython(const OptionValue& value) {
-  return std::visit([](const auto& v) -> py::object { return py::cast(v); },
-                    value);
+  return std::visit(
+      [](const auto& v) -> py::object {
+        if constexpr (std::is_same_v<std::decay_t<decltype(v)>,
+                                     std::vector<double>>) {
+          return py::tuple(py::cast(v));
+        } else {
+          return py::cast(v);
+        }
+      },
+      value);
 }
 
 inline py::dict ToPython(const Config& config) {
@@ -26,6 +36,10 @@ inline py::dict ToPython(const Config& config) {
     out[py::str(name)] = ToPython(value);
   }
   return out;
+}
+
+inline bool IsSequence(const py::handle& value) {
+  return py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value);
 }
 
 // Converts `value` to the type of the option's default, or raises TypeError.
@@ -58,16 +72,48 @@ inline OptionValue FromPython(const std::string& name, const py::handle& value,
       }
       return py::reinterpret_steal<py::object>(PyNumber_Float(value.ptr()))
           .cast<double>();
-    default:  // str
+    case 3:  // str
       if (!py::isinstance<py::str>(value)) {
         throw fail();
       }
       return value.cast<std::string>();
+    default: {  // tuple of floats (a list or 1-d array does too)
+      if (!py::isinstance<py::sequence>(value) || py::isinstance<py::str>(value)) {
+        throw fail();
+      }
+      std::vector<double> values;
+      for (const auto& item : py::reinterpret_borrow<py::sequence>(value)) {
+        if (py::isinstance<py::bool_>(item) || !py::hasattr(item, "__float__")) {
+          throw py::type_error("option '" + name +
+                               "' must be a tuple of floats, got an item of "
+                               "type " +
+                               std::string(py::str(
+                                   py::type::of(item).attr("__name__"))));
+        }
+        values.push_back(
+            py::reinterpret_steal<py::object>(PyNumber_Float(item.ptr()))
+                .cast<double>());
+      }
+      return values;
+    }
   }
 }
 
+// Whether `value` gives one value per env: a list or tuple, except that for a
+// tuple-of-floats option only a sequence of sequences does.
+inline bool IsPerEnv(const py::handle& value, const OptionValue& like) {
+  if (!IsSequence(value)) {
+    return false;
+  }
+  if (!std::holds_alternative<std::vector<double>>(like)) {
+    return true;
+  }
+  auto values = py::reinterpret_borrow<py::sequence>(value);
+  return values.size() > 0 && IsSequence(values[0]);
+}
+
 // Builds the Config of every env from the defaults and the user's options.
-// A list or tuple value gives one value per env.
+// A list or tuple value gives one value per env (see IsPerEnv).
 inline std::vector<Config> MakeConfigs(const Config& defaults,
                                        const py::dict& options, int num_envs) {
   Config shared = defaults;
@@ -77,7 +123,7 @@ inline std::vector<Config> MakeConfigs(const Config& defaults,
     if (!defaults.Contains(name)) {
       throw py::type_error("unknown option '" + name + "'");
     }
-    if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
+    if (IsPerEnv(value, defaults.at(name))) {
       auto values = py::reinterpret_borrow<py::sequence>(value);
       if (static_cast<int>(values.size()) != num_envs) {
         throw py::value_error(

@@ -1,0 +1,53 @@
+// Sums in numpy's order. np.sum adds float arrays pairwise (blocks of eight
+// partial sums below 128 elements, halves above); a plain loop rounds
+// differently, so costs built from np.sum would drift in the last bits.
+#ifndef ENVPOOL_MUJOCO_NUMPY_SUM_H_
+#define ENVPOOL_MUJOCO_NUMPY_SUM_H_
+
+#include <cstddef>
+
+namespace envpool::mujoco {
+
+// np.sum(f(x)) for contiguous x of length n, with f applied to each element
+// as it is read (np.square, np.clip, ...). T is the accumulator dtype, which
+// numpy keeps equal to the array's dtype.
+template <typename T, typename F>
+T NumpySum(const T* x, std::size_t n, F f) {
+  if (n < 8) {
+    T sum = T(0);
+    for (std::size_t i = 0; i < n; ++i) {
+      sum += f(x[i]);
+    }
+    return sum;
+  }
+  if (n <= 128) {
+    T r[8];
+    for (std::size_t j = 0; j < 8; ++j) {
+      r[j] = f(x[j]);
+    }
+    std::size_t i = 8;
+    for (; i < n - n % 8; i += 8) {
+      for (std::size_t j = 0; j < 8; ++j) {
+        r[j] += f(x[i + j]);
+      }
+    }
+    T sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) {
+      sum += f(x[i]);
+    }
+    return sum;
+  }
+  std::size_t half = n / 2;
+  half -= half % 8;
+  return NumpySum(x, half, f) + NumpySum(x + half, n - half, f);
+}
+
+// np.sum(np.square(x)).
+template <typename T>
+T NumpySumOfSquares(const T* x, std::size_t n) {
+  return NumpySum(x, n, [](T v) { return v * v; });
+}
+
+}  // namespace envpool::mujoco
+
+#endif  // ENVPOOL_MUJOCO_NUMPY_SUM_H_

@@ -1,0 +1,24 @@
+// The MuJoCo tasks, in their own extension module: it links libmujoco from
+// the installed `mujoco` package, which the rest of envpool does not need.
+#include <mujoco/mujoco.h>
+#include <pybind11/pybind11.h>
+
+#include <string>
+
+#include "envpool/mujoco/half_cheetah.h"
+#include "envpool/python/py_env_pool.h"
+
+PYBIND11_MODULE(_mujoco, m) {
+  // The library found at run time must be the one compiled against.
+  if (mj_version() != mjVERSION_HEADER) {
+    throw pybind11::import_error(
+        "envpool's MuJoCo tasks were built against MuJoCo " +
+        std::to_string(mjVERSION_HEADER) + " but libmujoco " +
+        std::string(mj_versionString()) + " was loaded; pip install the "
+        "mujoco version envpool pins (envpool.mujoco_tasks.MUJOCO_VERSION)");
+  }
+  m.attr("MUJOCO_VERSION") = std::string(mj_versionString());
+  using envpool::python::RegisterEnv;
+  namespace mj = envpool::mujoco;
+  RegisterEnv<mj::HalfCheetah>(m, "HalfCheetah");
+}

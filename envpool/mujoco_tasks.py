@@ -1,0 +1,97 @@
+"""The MuJoCo tasks (gymnasium's v5 locomotion and manipulation tasks), e.g. HalfCheetah-v5.
+
+Their C++ module ``envpool._mujoco`` links the MuJoCo library that the pinned
+``mujoco`` package ships; this module checks that package before loading it.
+Model files come from the installed gymnasium's MuJoCo assets.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.util
+import os
+from importlib import metadata
+from typing import Any
+
+from envpool.registry import register
+
+MUJOCO_VERSION = "3.17.0"
+
+# task id -> (C++ class, gymnasium's TimeLimit)
+TASKS: dict[str, tuple[str, int]] = {
+    "Ant-v5": ("Ant", 1000),
+    "HalfCheetah-v5": ("HalfCheetah", 1000),
+    "Hopper-v5": ("Hopper", 1000),
+    "Humanoid-v5": ("Humanoid", 1000),
+    "HumanoidStandup-v5": ("HumanoidStandup", 1000),
+    "InvertedDoublePendulum-v5": ("InvertedDoublePendulum", 1000),
+    "InvertedPendulum-v5": ("InvertedPendulum", 1000),
+    "Pusher-v5": ("Pusher", 100),
+    "Reacher-v5": ("Reacher", 50),
+    "Swimmer-v5": ("Swimmer", 1000),
+    "Walker2d-v5": ("Walker2d", 1000),
+}
+
+
+def _mujoco_package_dir() -> str:
+    """The installed mujoco package's folder; ImportError naming the version needed."""
+    fix = f"pip install mujoco=={MUJOCO_VERSION}"
+    try:
+        found = metadata.version("mujoco")
+    except metadata.PackageNotFoundError:
+        raise ImportError(
+            f"envpool's MuJoCo tasks need the mujoco package, version {MUJOCO_VERSION}, "
+            f"which is not installed: {fix}"
+        ) from None
+    if found != MUJOCO_VERSION:
+        raise ImportError(
+            f"envpool's MuJoCo tasks need mujoco=={MUJOCO_VERSION}, but mujoco {found} is "
+            f"installed: {fix}"
+        )
+    spec = importlib.util.find_spec("mujoco")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(f"the mujoco package cannot be located: {fix}")
+    return list(spec.submodule_search_locations)[0]
+
+
+def _load_library() -> None:
+    """Loads libmujoco from the mujoco package, so the extension's link to it resolves."""
+    library = os.path.join(_mujoco_package_dir(), f"libmujoco.so.{MUJOCO_VERSION}")
+    if not os.path.exists(library):
+        raise ImportError(
+            f"{library} is missing; reinstall it: pip install --force-reinstall "
+            f"mujoco=={MUJOCO_VERSION}"
+        )
+    ctypes.CDLL(library)
+
+
+def assets_dir() -> str:
+    """gymnasium's folder of MuJoCo model files (gymnasium/envs/mujoco/assets)."""
+    spec = importlib.util.find_spec("gymnasium")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("the MuJoCo tasks read their models from gymnasium: pip install gymnasium")
+    root = list(spec.submodule_search_locations)[0]
+    return os.path.join(root, "envs", "mujoco", "assets")
+
+
+def _options() -> dict[str, Any]:
+    return {"assets_dir": assets_dir()}
+
+
+for _task_id, (_cls, _max_episode_steps) in TASKS.items():
+    register(
+        _task_id,
+        f"envpool.mujoco_tasks:{_cls}",
+        max_episode_steps=_max_episode_steps,
+        option_hook=_options,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    """The env classes, loaded on first use (after checking the mujoco package)."""
+    if name not in {cls for cls, _ in TASKS.values()}:
+        raise AttributeError(name)
+    _load_library()
+    from envpool import _mujoco
+
+    return getattr(_mujoco, name)
