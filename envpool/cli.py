@@ -25,6 +25,7 @@ BENCH_EXAMPLES = """\
 examples:
   envpool bench                                  CartPole-v1 and Pong-v5, all peers (~1 min)
   envpool bench --task Breakout-v5 --num-envs 8 --num-envs 16 --batch-size 4
+  envpool bench --task HalfCheetah-v5 --num-envs 8 --num-threads 2
   envpool bench --task CartPole-v1 --seconds 3 --json out.json --plot out.png
   envpool bench --peer-python /path/to/venv/bin/python   adds the original EnvPool
 """
@@ -108,8 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
         description=textwrap.fill(
             "Measure env steps per second (and emulator frames per second for Atari) of "
             "envpool and of the peers importable in this Python: a for-loop over gymnasium "
-            "envs, gymnasium's SyncVectorEnv and AsyncVectorEnv, gymnasium's numpy CartPole, "
-            "ale-py's AtariVectorEnv; optionally the original EnvPool from another Python.",
+            "envs, gymnasium's SyncVectorEnv and AsyncVectorEnv (also of the MuJoCo tasks), "
+            "gymnasium's numpy CartPole, ale-py's AtariVectorEnv; optionally the original "
+            "EnvPool from another Python.",
             78,
         ),
         epilog=BENCH_EXAMPLES,
@@ -130,8 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         type=_positive_int,
         metavar="N",
-        help="number of envs; repeatable (default: 8, 64, 256 for classic control "
-        "and 4, 8, 16 for Atari)",
+        help="number of envs; repeatable (default: 8, 64, 256 for classic control, "
+        "4, 8, 16 for Atari and 8, 16, 32 for MuJoCo)",
     )
     p.add_argument(
         "--batch-size",
@@ -300,6 +302,12 @@ def cmd_bench(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         peer_python = shutil.which(args.peer_python)
         if peer_python is None:
             parser.error(f"--peer-python {args.peer_python}: no such executable")
+    for task in tasks:
+        try:
+            get_task(task).load()  # e.g. a MuJoCo task not built here, or no mujoco package
+        except ImportError as exc:
+            print(f"envpool bench: {exc}", file=sys.stderr)
+            return 1
     settings = bench.Settings(
         tasks=tasks,
         num_envs=num_envs,
@@ -330,10 +338,9 @@ def cmd_bench(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def _default_sizes(task: str) -> tuple[int, ...]:
     from envpool.bench import DEFAULT_NUM_ENVS
-    from envpool.registry import get_task
+    from envpool.bench.engines import task_family
 
-    atari = get_task(task).entry_point.endswith(":Atari")
-    return DEFAULT_NUM_ENVS["atari" if atari else "classic"]
+    return DEFAULT_NUM_ENVS[task_family(task)]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

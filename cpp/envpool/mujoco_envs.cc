@@ -5,7 +5,13 @@
 
 #include <string>
 
+#include "envpool/mujoco/ant.h"
 #include "envpool/mujoco/half_cheetah.h"
+#include "envpool/mujoco/humanoid.h"
+#include "envpool/mujoco/inverted_pendulum.h"
+#include "envpool/mujoco/planar_walker.h"
+#include "envpool/mujoco/reacher.h"
+#include "envpool/mujoco/swimmer.h"
 #include "envpool/python/py_env_pool.h"
 
 PYBIND11_MODULE(_mujoco, m) {
@@ -14,11 +20,22 @@ PYBIND11_MODULE(_mujoco, m) {
     throw pybind11::import_error(
         "envpool's MuJoCo tasks were built against MuJoCo " +
         std::to_string(mjVERSION_HEADER) + " but libmujoco " +
-        std::string(mj_versionString()) + " was loaded; pip install the "
+        std::string(mj_versionString()) +
+        " was loaded; pip install the "
         "mujoco version envpool pins (envpool.mujoco_tasks.MUJOCO_VERSION)");
   }
   m.attr("MUJOCO_VERSION") = std::string(mj_versionString());
   using envpool::python::RegisterEnv;
   namespace mj = envpool::mujoco;
+  RegisterEnv<mj::Ant>(m, "Ant");
   RegisterEnv<mj::HalfCheetah>(m, "HalfCheetah");
+  RegisterEnv<mj::Hopper>(m, "Hopper");
+  RegisterEnv<mj::Humanoid>(m, "Humanoid");
+  RegisterEnv<mj::HumanoidStandup>(m, "HumanoidStandup");
+  RegisterEnv<mj::InvertedDoublePendulum>(m, "InvertedDoublePendulum");
+  RegisterEnv<mj::InvertedPendulum>(m, "InvertedPendulum");
+  RegisterEnv<mj::Pusher>(m, "Pusher");
+  RegisterEnv<mj::Reacher>(m, "Reacher");
+  RegisterEnv<mj::Swimmer>(m, "Swimmer");
+  RegisterEnv<mj::Walker2d>(m, "Walker2d");
 }

@@ -32,6 +32,18 @@ ASYNC_MAX_PROCESSES = 64
 """gymnasium's AsyncVectorEnv starts one process per env; past this it is not run."""
 
 
+def task_family(task_id: str) -> str:
+    """``"atari"``, ``"mujoco"`` or ``"classic"`` (anything else), from envpool's registry."""
+    from envpool.registry import get_task
+
+    entry_point = get_task(task_id).entry_point
+    if entry_point.endswith(":Atari"):
+        return "atari"
+    if entry_point.startswith("envpool.mujoco_tasks:"):
+        return "mujoco"
+    return "classic"
+
+
 @dataclass(frozen=True)
 class TaskInfo:
     """What the engines need to know about a task."""
@@ -42,6 +54,13 @@ class TaskInfo:
     """Emulator frames per env step (1 for non-Atari tasks)."""
     action_space: Any
     """One env's gymnasium action space."""
+    is_mujoco: bool = False
+    """One of gymnasium's MuJoCo tasks (same id in gymnasium and the original EnvPool)."""
+
+    @property
+    def family(self) -> str:
+        """``"atari"``, ``"mujoco"`` or ``"classic"``."""
+        return "atari" if self.is_atari else "mujoco" if self.is_mujoco else "classic"
 
     @property
     def ale_id(self) -> str:
@@ -59,12 +78,12 @@ class TaskInfo:
 def task_info(task_id: str) -> TaskInfo:
     """A TaskInfo from envpool's registry (ValueError for an unknown task)."""
     import envpool
-    from envpool.registry import get_task
 
-    is_atari = get_task(task_id).entry_point.endswith(":Atari")
+    family = task_family(task_id)
+    is_atari = family == "atari"
     spec = envpool.make_spec(task_id)
     frame_skip = int(spec.config.get("frame_skip", 1)) if is_atari else 1
-    return TaskInfo(task_id, is_atari, frame_skip, spec.action_space)
+    return TaskInfo(task_id, is_atari, frame_skip, spec.action_space, family == "mujoco")
 
 
 @dataclass(frozen=True)
@@ -234,6 +253,8 @@ class _GymnasiumEngine(Engine):
         import gymnasium as gym
 
         gym_id = task.ale_id if task.is_atari else task.task_id
+        if task.is_mujoco and _missing("mujoco"):
+            return "gymnasium's MuJoCo envs need the mujoco package (pip install mujoco)"
         if task.is_atari:
             try:
                 import cv2  # noqa: F401

@@ -20,7 +20,7 @@ from envpool.bench.engines import (
 )
 
 DEFAULT_TASKS = ("CartPole-v1", "Pong-v5")
-DEFAULT_NUM_ENVS = {"classic": (8, 64, 256), "atari": (4, 8, 16)}
+DEFAULT_NUM_ENVS = {"classic": (8, 64, 256), "atari": (4, 8, 16), "mujoco": (8, 16, 32)}
 DEFAULT_SECONDS = 1.0
 
 
@@ -42,7 +42,7 @@ class Settings:
     def num_envs_for(self, task: TaskInfo) -> tuple[int, ...]:
         if self.num_envs:
             return tuple(self.num_envs)
-        return DEFAULT_NUM_ENVS["atari" if task.is_atari else "classic"]
+        return DEFAULT_NUM_ENVS[task.family]
 
 
 @dataclass
@@ -110,7 +110,7 @@ def versions() -> dict[str, str]:
     from importlib import metadata
 
     out = {}
-    for name in ("envpool", "numpy", "gymnasium", "ale-py", "opencv-python-headless"):
+    for name in ("envpool", "numpy", "gymnasium", "ale-py", "opencv-python-headless", "mujoco"):
         try:
             out[name] = metadata.version(name)
         except metadata.PackageNotFoundError:

@@ -21,7 +21,7 @@ using OptionValue =
 
 inline std::string_view OptionTypeName(const OptionValue& value) {
   static constexpr std::string_view kNames[] = {"bool", "int", "float", "str",
-                                               "tuple of floats"};
+                                                "tuple of floats"};
   return kNames[value.index()];
 }
 

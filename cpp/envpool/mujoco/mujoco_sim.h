@@ -59,7 +59,7 @@ inline std::string ResolveModelPath(const std::string& xml_file,
   } else {
     path = assets_dir + "/" + xml_file;
   }
-  struct stat info {};
+  struct stat info{};
   if (stat(path.c_str(), &info) != 0) {
     throw std::invalid_argument("option 'xml_file': model file " + path +
                                 " does not exist");
@@ -73,7 +73,7 @@ inline std::shared_ptr<const mjModel> LoadModel(const std::string& path) {
   using Key = std::tuple<std::string, std::int64_t, std::int64_t>;
   static std::mutex mutex;
   static std::map<Key, std::shared_ptr<const mjModel>> cache;
-  struct stat info {};
+  struct stat info{};
   if (stat(path.c_str(), &info) != 0) {
     throw std::invalid_argument("model file " + path + " does not exist");
   }
@@ -86,8 +86,7 @@ inline std::shared_ptr<const mjModel> LoadModel(const std::string& path) {
   char error[1000] = "";
   mjModel* model = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
   if (model == nullptr) {
-    throw std::invalid_argument("MuJoCo could not load " + path + ": " +
-                                error);
+    throw std::invalid_argument("MuJoCo could not load " + path + ": " + error);
   }
   std::shared_ptr<const mjModel> shared(
       model, [](const mjModel* m) { mj_deleteModel(const_cast<mjModel*>(m)); });
@@ -141,9 +140,9 @@ inline ArraySpec ObsSpec(std::int64_t size) {
 
 // Scalar float64 info arrays, then the initial state of the episode
 // (info["qpos0"], info["qvel0"]), which lets gymnasium replay it.
-inline std::vector<ArraySpec> InfoSpecs(const mjModel& model,
-                                        std::initializer_list<const char*> names,
-                                        std::vector<ArraySpec> more = {}) {
+inline std::vector<ArraySpec> InfoSpecs(
+    const mjModel& model, std::initializer_list<const char*> names,
+    std::vector<ArraySpec> more = {}) {
   std::vector<ArraySpec> info;
   for (const char* name : names) {
     info.push_back(MakeArray<double>(name, {}));

@@ -78,17 +78,19 @@ inline OptionValue FromPython(const std::string& name, const py::handle& value,
       }
       return value.cast<std::string>();
     default: {  // tuple of floats (a list or 1-d array does too)
-      if (!py::isinstance<py::sequence>(value) || py::isinstance<py::str>(value)) {
+      if (!py::isinstance<py::sequence>(value) ||
+          py::isinstance<py::str>(value)) {
         throw fail();
       }
       std::vector<double> values;
       for (const auto& item : py::reinterpret_borrow<py::sequence>(value)) {
-        if (py::isinstance<py::bool_>(item) || !py::hasattr(item, "__float__")) {
-          throw py::type_error("option '" + name +
-                               "' must be a tuple of floats, got an item of "
-                               "type " +
-                               std::string(py::str(
-                                   py::type::of(item).attr("__name__"))));
+        if (py::isinstance<py::bool_>(item) ||
+            !py::hasattr(item, "__float__")) {
+          throw py::type_error(
+              "option '" + name +
+              "' must be a tuple of floats, got an item of "
+              "type " +
+              std::string(py::str(py::type::of(item).attr("__name__"))));
         }
         values.push_back(
             py::reinterpret_steal<py::object>(PyNumber_Float(item.ptr()))

@@ -1,0 +1,324 @@
+"""MuJoCo env steps/s: envpool against gymnasium, the original EnvPool and raw mj_step.
+
+    python benchmarks/bench_mujoco.py [--tasks HalfCheetah-v5 Ant-v5 Hopper-v5]
+        [--num-envs 8] [--num-threads 2] [--batch-size 4] [--seconds 3] [--rounds 3]
+        [--peer-python /path/to/python] [--json out.json]
+
+Every engine steps --num-envs copies of a task with the same kind of pre-drawn
+uniform random actions: envpool in sync mode and async (--batch-size envs per
+recv), gymnasium's SyncVectorEnv over gymnasium.make envs, and, with
+--peer-python, the original EnvPool from another Python (sync and async, in a
+subprocess).
+
+The ceiling is raw MuJoCo on one core: one MjModel/MjData from gymnasium's model
+file stepped by ``mujoco.mj_step(model, data, nstep=frame_skip * K)`` (the loop
+runs in C) with ctrl set to a random action before each call, and reset every
+1000 env steps (the time limit); one env step is frame_skip mj_steps. envpool's
+fraction is taken of that rate times --num-threads.
+
+Each round measures every engine and the ceiling once per task; the tables show
+the median over the rounds with the range, and ratios are the medians of the
+ratios within a round (the machine is shared and noisy, so compare within a run).
+`envpool bench --task HalfCheetah-v5` compares more sizes and peers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from envpool.bench import engines as eng
+
+DEFAULT_TASKS = ("HalfCheetah-v5", "Ant-v5", "Hopper-v5")
+CEILING_ENV_STEPS_PER_CALL = 100
+"""K: env steps per mj_step call of the ceiling loop (frame_skip * K mj_steps)."""
+CEILING_RESET_EVERY = 1000
+"""Env steps between resets of the ceiling's MjData (the tasks' time limit)."""
+
+ENVPOOL = "envpool"
+ORIGINAL = "original EnvPool"
+GYM_SYNC = "gymnasium SyncVectorEnv"
+CEILING = "raw mj_step"
+
+
+@dataclass
+class TaskRun:
+    """The measurements of one task: engine -> mode ("sync" / "async") -> one rate per round."""
+
+    task: str
+    frame_skip: int
+    xml_file: str
+    rates: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+
+    def add(self, engine: str, mode: str, rate: float) -> None:
+        self.rates.setdefault(engine, {}).setdefault(mode, []).append(rate)
+
+    def best(self, engine: str, round_: int) -> float | None:
+        """The engine's faster mode in one round."""
+        found = [r[round_] for r in self.rates.get(engine, {}).values() if len(r) > round_]
+        return max(found) if found else None
+
+
+def mujoco_model(task_id: str) -> tuple[str, int]:
+    """The model file (in gymnasium's assets) and frame_skip of envpool's `task_id`."""
+    import envpool
+    from envpool.mujoco_tasks import assets_dir
+
+    config = envpool.make_spec(task_id).config
+    return os.path.join(assets_dir(), str(config["xml_file"])), int(config["frame_skip"])
+
+
+def raw_mj_step(xml_path: str, frame_skip: int, seconds: float) -> float:
+    """Env steps/s of one thread stepping one model in C, K env steps per call."""
+    import mujoco
+
+    model = mujoco.MjModel.from_xml_path(xml_path)
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    rng = np.random.default_rng(0)
+    low, high = model.actuator_ctrlrange.T.copy()
+    k = CEILING_ENV_STEPS_PER_CALL
+    since_reset = 0
+
+    def run(calls: int) -> int:
+        nonlocal since_reset
+        for _ in range(calls):
+            data.ctrl[:] = rng.uniform(low, high)
+            mujoco.mj_step(model, data, nstep=frame_skip * k)
+            since_reset += k
+            if since_reset >= CEILING_RESET_EVERY:
+                mujoco.mj_resetData(model, data)
+                mujoco.mj_forward(model, data)
+                since_reset = 0
+        return calls * k
+
+    return eng.timed(run, seconds)
+
+
+def _median(xs: Sequence[float]) -> float:
+    return statistics.median(xs)
+
+
+def _rate(xs: Sequence[float] | None) -> str:
+    if not xs:
+        return "-"
+    if len(xs) == 1:
+        return f"{xs[0]:,.0f}"
+    return f"{_median(xs):,.0f} ({min(xs) / 1e3:,.1f}k-{max(xs) / 1e3:,.1f}k)"
+
+
+def _ratio_over_rounds(pairs: list[tuple[float | None, float | None]]) -> float | None:
+    ratios = [a / b for a, b in pairs if a and b]
+    return _median(ratios) if ratios else None
+
+
+def _x(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}x"
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def envpool_vs(run: TaskRun, peer: str, rounds: int) -> float | None:
+    """Median over rounds of envpool's best mode / the peer's best mode."""
+    return _ratio_over_rounds([(run.best(ENVPOOL, i), run.best(peer, i)) for i in range(rounds)])
+
+
+def ceiling_fraction(run: TaskRun, mode: str, threads: int, rounds: int) -> float | None:
+    """Median over rounds of envpool's `mode` rate / (threads x the one-core mj_step rate)."""
+    ours = run.rates.get(ENVPOOL, {}).get(mode, [])
+    core = run.rates.get(CEILING, {}).get("one core", [])
+    pairs = [(ours[i], threads * core[i]) for i in range(min(len(ours), len(core), rounds))]
+    return _ratio_over_rounds(pairs)  # type: ignore[arg-type]
+
+
+def task_table(run: TaskRun, args: argparse.Namespace, original_name: str) -> list[str]:
+    n, t, b, r = args.num_envs, args.num_threads, args.batch_size, args.rounds
+    lines = [
+        f"{run.task}: {n} envs, {t} threads, frame_skip {run.frame_skip}; env steps/s, "
+        f"median of {r} round(s) of {args.seconds:g} s (range)",
+        "",
+        f"| engine | sync | async (batch_size {b}) | envpool / this (best mode of each) |",
+        "|---|---:|---:|---:|",
+    ]
+    for name, label in ((ENVPOOL, ENVPOOL), (ORIGINAL, original_name), (GYM_SYNC, GYM_SYNC)):
+        if name not in run.rates:
+            continue
+        modes = run.rates[name]
+        ratio = "" if name == ENVPOOL else _x(envpool_vs(run, name, r))
+        lines.append(
+            f"| {label} | {_rate(modes.get('sync'))} | {_rate(modes.get('async'))} | {ratio} |"
+        )
+    core = run.rates.get(CEILING, {}).get("one core")
+    if core:
+        lines.append(f"| {CEILING}, {t} x one core | {_rate([t * c for c in core])} | | |")
+        lines.append("")
+        lines.append(
+            f"raw mj_step on one core: {_rate(core)} env steps/s; envpool reaches "
+            f"{_pct(ceiling_fraction(run, 'sync', t, r))} (sync) and "
+            f"{_pct(ceiling_fraction(run, 'async', t, r))} (async) of {t} x that"
+        )
+    for name, reason in run.skipped.items():
+        lines.append(f"note: {name} left out: {reason}")
+    return lines
+
+
+def summary_table(runs: list[TaskRun], args: argparse.Namespace) -> list[str]:
+    t, r = args.num_threads, args.rounds
+    lines = [
+        f"| task | envpool sync | envpool async | {ORIGINAL} (best) | {GYM_SYNC} "
+        f"| envpool / original | envpool / SyncVectorEnv | mj_step per core "
+        f"| envpool (best) / {t}-core ceiling |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for run in runs:
+        ours = run.rates.get(ENVPOOL, {})
+        orig_best = [x for i in range(r) if (x := run.best(ORIGINAL, i)) is not None]
+        core = run.rates.get(CEILING, {}).get("one core", [])
+        best_ours = [x for i in range(r) if (x := run.best(ENVPOOL, i)) is not None]
+        fraction = _ratio_over_rounds(
+            [(best_ours[i], t * core[i]) for i in range(min(len(best_ours), len(core)))]
+        )
+        cells = [
+            run.task,
+            _rate(ours.get("sync")),
+            _rate(ours.get("async")),
+            _rate(orig_best),
+            _rate(run.rates.get(GYM_SYNC, {}).get("sync")),
+            _x(envpool_vs(run, ORIGINAL, r)),
+            _x(envpool_vs(run, GYM_SYNC, r)),
+            _rate(core),
+            _pct(fraction),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def _measure(
+    engine: eng.Engine, case: eng.Case, run: TaskRun, mode: str, name: str | None = None
+) -> None:
+    name = name or engine.name
+    if name in run.skipped:
+        return
+    try:
+        rate = engine.measure(case)
+    except eng.CannotRunError as exc:
+        run.skipped[name] = str(exc)
+        print(f"note: {run.task}: {name} left out: {exc}", file=sys.stderr)
+        return
+    run.add(name, mode, rate)
+    print(f"  {run.task} {name} {mode}: {rate:,.0f} steps/s", file=sys.stderr, flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--tasks", nargs="+", default=list(DEFAULT_TASKS))
+    parser.add_argument("--num-envs", type=int, default=8)
+    parser.add_argument("--num-threads", type=int, default=2)
+    parser.add_argument("--batch-size", type=int, default=4, help="async batch size (0: no async)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="timed seconds per measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds over every engine and task")
+    parser.add_argument("--peer-python", help="a Python with the original EnvPool installed")
+    parser.add_argument("--no-peers", action="store_true", help="envpool and the ceiling only")
+    parser.add_argument("--json", help="write every round's numbers to this file")
+    args = parser.parse_args(argv)
+    n, t, b, s = args.num_envs, args.num_threads, args.batch_size, args.seconds
+
+    from envpool.registry import get_task
+
+    runs: list[TaskRun] = []
+    infos: dict[str, eng.TaskInfo] = {}
+    for task_id in args.tasks:
+        try:
+            get_task(task_id).load()
+        except (ImportError, ValueError) as exc:
+            print(f"note: {task_id} left out: {exc}", file=sys.stderr)
+            continue
+        xml_path, frame_skip = mujoco_model(task_id)
+        runs.append(TaskRun(task_id, frame_skip, xml_path))
+        infos[task_id] = eng.task_info(task_id)
+    if not runs:
+        print("no task to measure", file=sys.stderr)
+        return 1
+
+    original = eng.OriginalEnvpoolEngine(args.peer_python) if args.peer_python else None
+    gym_sync = eng.SyncVectorEngine()
+    steps: list[tuple[str, Callable[[TaskRun], None]]] = []
+
+    def case(run: TaskRun, batch: int | None) -> eng.Case:
+        return eng.Case(infos[run.task], n, batch, t, s)
+
+    ours = eng.EnvpoolEngine()
+    steps.append(("envpool sync", lambda run: _measure(ours, case(run, None), run, "sync")))
+    if 0 < b < n:
+        steps.append(("envpool async", lambda run: _measure(ours, case(run, b), run, "async")))
+    if not args.no_peers:
+        if original is not None:
+            steps.append(
+                ("original sync", lambda run: _measure(original, case(run, None), run, "sync"))
+            )
+            if 0 < b < n:
+                steps.append(
+                    ("original async", lambda run: _measure(original, case(run, b), run, "async"))
+                )
+        steps.append(("gym sync", lambda run: _measure(gym_sync, case(run, None), run, "sync")))
+
+    def ceiling(run: TaskRun) -> None:
+        rate = raw_mj_step(run.xml_file, run.frame_skip, s)
+        run.add(CEILING, "one core", rate)
+        print(f"  {run.task} {CEILING} one core: {rate:,.0f} steps/s", file=sys.stderr, flush=True)
+
+    steps.append(("ceiling", ceiling))
+    for run in runs:
+        reason = gym_sync.unavailable(infos[run.task])
+        if reason:
+            run.skipped[GYM_SYNC] = reason
+
+    load_before = os.getloadavg()
+    for i in range(args.rounds):
+        print(f"round {i + 1}/{args.rounds}", file=sys.stderr, flush=True)
+        for run in runs:
+            for _, step in steps:
+                step(run)
+    load_after = os.getloadavg()
+
+    original_name = ORIGINAL
+    if original is not None and original.version:
+        original_name = f"{ORIGINAL} {original.version}"
+    print()
+    for run in runs:
+        print("\n".join(task_table(run, args, original_name)))
+        print()
+    print(f"Summary ({n} envs, {t} threads, async batch_size {b}; median (range) of env steps/s):")
+    print()
+    print("\n".join(summary_table(runs, args)))
+    print()
+    print(
+        f"load average (1 min) before {load_before[0]:.2f}, after {load_after[0]:.2f} "
+        f"on {os.cpu_count()} CPUs"
+    )
+    if args.json:
+        out: dict[str, Any] = {
+            "settings": vars(args),
+            "original_envpool_version": original.version if original else None,
+            "load_average_before_after": [load_before[0], load_after[0]],
+            "tasks": [asdict(run) for run in runs],
+        }
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=2)
+            f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

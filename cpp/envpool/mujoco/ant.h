@@ -1,0 +1,190 @@
+// Ant-v5: a four-legged robot rewarded for walking forward while staying up.
+// A port of gymnasium 1.4's envs/mujoco/ant_v5.py.
+#ifndef ENVPOOL_MUJOCO_ANT_H_
+#define ENVPOOL_MUJOCO_ANT_H_
+
+#include <cmath>
+#include <vector>
+
+#include "envpool/mujoco/mujoco_sim.h"
+#include "envpool/mujoco/numpy_sum.h"
+
+namespace envpool::mujoco {
+
+class Ant {
+ public:
+  using Action = MujocoSim::Action;
+
+  static Config DefaultConfig() {
+    return MujocoConfig(
+        "ant.xml", 5,
+        {{"forward_reward_weight", 1.0},
+         {"ctrl_cost_weight", 0.5},
+         {"contact_cost_weight", 5e-4},
+         {"healthy_reward", 1.0},
+         {"main_body", std::int64_t{1}},
+         {"terminate_when_unhealthy", true},
+         {"healthy_z_range", std::vector<double>{0.2, 1.0}},
+         {"contact_force_range", std::vector<double>{-1.0, 1.0}},
+         {"reset_noise_scale", 0.1},
+         {"exclude_current_positions_from_observation", true},
+         {"include_cfrc_ext_in_observation", true}});
+  }
+
+  static EnvSpec Spec(const Config& config) {
+    const auto model = LoadModel(config);
+    std::int64_t size = model->nq + model->nv;
+    if (config.Get<bool>("exclude_current_positions_from_observation")) {
+      size -= 2;
+    }
+    if (config.Get<bool>("include_cfrc_ext_in_observation")) {
+      size += 6 * (model->nbody - 1);
+    }
+    return {
+        ObsSpec(size), ActionSpec(*model),
+        InfoSpecs(*model, {"x_position", "y_position", "distance_from_origin",
+                           "x_velocity", "y_velocity", "reward_forward",
+                           "reward_ctrl", "reward_contact", "reward_survive"})};
+  }
+
+  explicit Ant(const Config& config)
+      : sim_(config),
+        forward_reward_weight_(config.Get<double>("forward_reward_weight")),
+        ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
+        contact_cost_weight_(config.Get<double>("contact_cost_weight")),
+        healthy_reward_(config.Get<double>("healthy_reward")),
+        terminate_when_unhealthy_(config.Get<bool>("terminate_when_unhealthy")),
+        healthy_z_(RangeOption(config, "healthy_z_range")),
+        contact_force_(RangeOption(config, "contact_force_range")),
+        reset_noise_scale_(config.Get<double>("reset_noise_scale")),
+        skip_(config.Get<bool>("exclude_current_positions_from_observation")
+                  ? 2
+                  : 0),
+        include_cfrc_ext_(config.Get<bool>("include_cfrc_ext_in_observation")),
+        main_body_(static_cast<int>(config.Get<std::int64_t>("main_body"))) {
+    if (main_body_ < 0 || main_body_ >= sim_.model().nbody) {
+      throw std::invalid_argument(
+          "option 'main_body' must be a body id in [0, " +
+          std::to_string(sim_.model().nbody) + "), got " +
+          std::to_string(main_body_));
+    }
+  }
+
+  void Reset(Rng& rng, Output& out) {
+    sim_.ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/true);
+    WritePosition(out);
+    Write(out);
+  }
+
+  void Step(Action action, Rng& /*rng*/, Output& out) {
+    const auto before = sim_.BodyPos(main_body_);
+    const double x_before = before[0];
+    const double y_before = before[1];
+    sim_.DoSimulation(action);
+    const auto after = sim_.BodyPos(main_body_);
+    const double x_velocity = (after[0] - x_before) / sim_.dt();
+    const double y_velocity = (after[1] - y_before) / sim_.dt();
+
+    const double forward_reward = x_velocity * forward_reward_weight_;
+    const double healthy_reward = IsHealthy() ? healthy_reward_ : 0.0;
+    const double rewards = forward_reward + healthy_reward;
+    const float ctrl_cost = static_cast<float>(ctrl_cost_weight_) *
+                            NumpySumOfSquares(action.data(), action.size());
+    const double contact_cost = contact_cost_weight_ * ContactSumOfSquares();
+    const double costs = static_cast<double>(ctrl_cost) + contact_cost;
+    out.reward = rewards - costs;
+    out.terminated = !IsHealthy() && terminate_when_unhealthy_;
+
+    WritePosition(out);
+    SetInfo(out, kXVelocity, x_velocity);
+    SetInfo(out, kYVelocity, y_velocity);
+    SetInfo(out, kRewardForward, forward_reward);
+    SetInfo(out, kRewardCtrl, -ctrl_cost);
+    SetInfo(out, kRewardContact, -contact_cost);
+    SetInfo(out, kRewardSurvive, healthy_reward);
+    Write(out);
+  }
+
+  MujocoSim& sim() { return sim_; }
+
+ private:
+  enum Info : std::size_t {
+    kXPosition,
+    kYPosition,
+    kDistanceFromOrigin,
+    kXVelocity,
+    kYVelocity,
+    kRewardForward,
+    kRewardCtrl,
+    kRewardContact,
+    kRewardSurvive,
+    kQpos0
+  };
+
+  // Every qpos and qvel finite, and the torso height within the range
+  // (inclusive).
+  bool IsHealthy() const {
+    for (double v : sim_.qpos()) {
+      if (!std::isfinite(v)) {
+        return false;
+      }
+    }
+    for (double v : sim_.qvel()) {
+      if (!std::isfinite(v)) {
+        return false;
+      }
+    }
+    const double z = sim_.qpos()[2];
+    return healthy_z_.first <= z && z <= healthy_z_.second;
+  }
+
+  double ClippedForce(double f) const {
+    return Clip(f, contact_force_.first, contact_force_.second);
+  }
+
+  double ContactSumOfSquares() const {
+    const mjData& d = sim_.data();
+    return NumpySum(d.cfrc_ext,
+                    6 * static_cast<std::size_t>(sim_.model().nbody),
+                    [this](double f) {
+                      const double c = ClippedForce(f);
+                      return c * c;
+                    });
+  }
+
+  void WritePosition(Output& out) const {
+    const auto qpos = sim_.qpos();
+    SetInfo(out, kXPosition, qpos[0]);
+    SetInfo(out, kYPosition, qpos[1]);
+    SetInfo(out, kDistanceFromOrigin, Norm(qpos.first(2)));
+  }
+
+  void Write(Output& out) {
+    ObsWriter obs(out);
+    obs.Put(sim_.qpos().subspan(skip_)).Put(sim_.qvel());
+    if (include_cfrc_ext_) {
+      const mjData& d = sim_.data();
+      const std::span<const double> forces(
+          d.cfrc_ext + 6, 6 * static_cast<std::size_t>(sim_.model().nbody - 1));
+      obs.PutClipped(forces, contact_force_.first, contact_force_.second);
+    }
+    sim_.WriteInitialState(out, kQpos0);
+  }
+
+  MujocoSim sim_;
+  double forward_reward_weight_;
+  double ctrl_cost_weight_;
+  double contact_cost_weight_;
+  double healthy_reward_;
+  bool terminate_when_unhealthy_;
+  std::pair<double, double> healthy_z_;
+  std::pair<double, double> contact_force_;
+  double reset_noise_scale_;
+  std::size_t skip_;
+  bool include_cfrc_ext_;
+  int main_body_;
+};
+
+}  // namespace envpool::mujoco
+
+#endif  // ENVPOOL_MUJOCO_ANT_H_
