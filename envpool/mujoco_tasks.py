@@ -51,7 +51,7 @@ def _mujoco_package_dir() -> str:
     spec = importlib.util.find_spec("mujoco")
     if spec is None or not spec.submodule_search_locations:
         raise ImportError(f"the mujoco package cannot be located: {fix}")
-    return list(spec.submodule_search_locations)[0]
+    return next(iter(spec.submodule_search_locations))
 
 
 def _load_library() -> None:
@@ -69,8 +69,10 @@ def assets_dir() -> str:
     """gymnasium's folder of MuJoCo model files (gymnasium/envs/mujoco/assets)."""
     spec = importlib.util.find_spec("gymnasium")
     if spec is None or not spec.submodule_search_locations:
-        raise ImportError("the MuJoCo tasks read their models from gymnasium: pip install gymnasium")
-    root = list(spec.submodule_search_locations)[0]
+        raise ImportError(
+            "the MuJoCo tasks read their models from gymnasium: pip install gymnasium"
+        )
+    root = next(iter(spec.submodule_search_locations))
     return os.path.join(root, "envs", "mujoco", "assets")
 
 

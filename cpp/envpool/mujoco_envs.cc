@@ -3,6 +3,7 @@
 #include <mujoco/mujoco.h>
 #include <pybind11/pybind11.h>
 
+#include <stdexcept>
 #include <string>
 
 #include "envpool/mujoco/ant.h"
@@ -14,6 +15,16 @@
 #include "envpool/mujoco/swimmer.h"
 #include "envpool/python/py_env_pool.h"
 
+namespace {
+
+// MuJoCo's default error handler exits the process; an error inside an env
+// (or while making a render context) becomes an exception instead.
+[[noreturn]] void ThrowMujocoError(const char* message) {
+  throw std::runtime_error(std::string("MuJoCo error: ") + message);
+}
+
+}  // namespace
+
 PYBIND11_MODULE(_mujoco, m) {
   // The library found at run time must be the one compiled against.
   if (mj_version() != mjVERSION_HEADER) {
@@ -23,6 +34,9 @@ PYBIND11_MODULE(_mujoco, m) {
         std::string(mj_versionString()) +
         " was loaded; pip install the "
         "mujoco version envpool pins (envpool.mujoco_tasks.MUJOCO_VERSION)");
+  }
+  if (mju_user_error == nullptr) {  // else the mujoco module's own handler
+    mju_user_error = &ThrowMujocoError;
   }
   m.attr("MUJOCO_VERSION") = std::string(mj_versionString());
   using envpool::python::RegisterEnv;

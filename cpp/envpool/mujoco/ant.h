@@ -28,7 +28,8 @@ class Ant {
          {"contact_force_range", std::vector<double>{-1.0, 1.0}},
          {"reset_noise_scale", 0.1},
          {"exclude_current_positions_from_observation", true},
-         {"include_cfrc_ext_in_observation", true}});
+         {"include_cfrc_ext_in_observation", true}},
+        CameraConfig{.distance = 4.0});
   }
 
   static EnvSpec Spec(const Config& config) {
@@ -104,6 +105,11 @@ class Ant {
     SetInfo(out, kRewardSurvive, healthy_reward);
     Write(out);
   }
+
+  static std::vector<std::int64_t> RenderShape(const Config& config) {
+    return MujocoSim::RenderShape(config);
+  }
+  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
 
   MujocoSim& sim() { return sim_; }
 

@@ -17,7 +17,8 @@ class HalfCheetah {
                         {{"forward_reward_weight", 1.0},
                          {"ctrl_cost_weight", 0.1},
                          {"reset_noise_scale", 0.1},
-                         {"exclude_current_positions_from_observation", true}});
+                         {"exclude_current_positions_from_observation", true}},
+                        CameraConfig{.distance = 4.0});
   }
 
   static EnvSpec Spec(const Config& config) {
@@ -61,6 +62,11 @@ class HalfCheetah {
     SetInfo(out, kRewardCtrl, -ctrl_cost);
     Write(out);
   }
+
+  static std::vector<std::int64_t> RenderShape(const Config& config) {
+    return MujocoSim::RenderShape(config);
+  }
+  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
 
   MujocoSim& sim() { return sim_; }
 

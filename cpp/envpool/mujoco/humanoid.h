@@ -128,7 +128,10 @@ class Humanoid {
     for (const auto& [name, value] : observation.items()) {
       own.Set(name, value);
     }
-    return MujocoConfig("humanoid.xml", 5, own);
+    return MujocoConfig(
+        "humanoid.xml", 5, own,
+        CameraConfig{
+            .distance = 4.0, .elevation = -20.0, .lookat = {0.0, 0.0, 2.0}});
   }
 
   static EnvSpec Spec(const Config& config) {
@@ -189,6 +192,11 @@ class Humanoid {
     SetInfo(out, kRewardContact, -contact_cost);
     Write(out);
   }
+
+  static std::vector<std::int64_t> RenderShape(const Config& config) {
+    return MujocoSim::RenderShape(config);
+  }
+  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
 
   MujocoSim& sim() { return body_.sim; }
 
@@ -257,7 +265,10 @@ class HumanoidStandup {
     for (const auto& [name, value] : observation.items()) {
       own.Set(name, value);
     }
-    return MujocoConfig("humanoidstandup.xml", 5, own);
+    return MujocoConfig(
+        "humanoidstandup.xml", 5, own,
+        CameraConfig{
+            .distance = 4.0, .elevation = -20.0, .lookat = {0.0, 0.0, 0.8925}});
   }
 
   static EnvSpec Spec(const Config& config) {
@@ -297,6 +308,11 @@ class HumanoidStandup {
     SetInfo(out, kRewardImpact, -impact_cost);
     Write(out);
   }
+
+  static std::vector<std::int64_t> RenderShape(const Config& config) {
+    return MujocoSim::RenderShape(config);
+  }
+  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
 
   MujocoSim& sim() { return body_.sim; }
 

@@ -16,7 +16,8 @@ class InvertedPendulum {
 
   static Config DefaultConfig() {
     return MujocoConfig("inverted_pendulum.xml", 2,
-                        {{"reset_noise_scale", 0.01}});
+                        {{"reset_noise_scale", 0.01}},
+                        CameraConfig{.distance = 2.04});
   }
 
   static EnvSpec Spec(const Config& config) {
@@ -47,6 +48,11 @@ class InvertedPendulum {
     SetInfo(out, kRewardSurvive, out.reward);
   }
 
+  static std::vector<std::int64_t> RenderShape(const Config& config) {
+    return MujocoSim::RenderShape(config);
+  }
+  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
+
   MujocoSim& sim() { return sim_; }
 
  private:
@@ -66,8 +72,10 @@ class InvertedDoublePendulum {
   using Action = MujocoSim::Action;
 
   static Config DefaultConfig() {
-    return MujocoConfig("inverted_double_pendulum.xml", 5,
-                        {{"healthy_reward", 10.0}, {"reset_noise_scale", 0.1}});
+    return MujocoConfig(
+        "inverted_double_pendulum.xml", 5,
+        {{"healthy_reward", 10.0}, {"reset_noise_scale", 0.1}},
+        CameraConfig{.distance = 4.1225, .lookat = {0.0, 0.0, 0.1225}});
   }
 
   static EnvSpec Spec(const Config& config) {
@@ -110,6 +118,11 @@ class InvertedDoublePendulum {
     SetInfo(out, kDistancePenalty, -dist_penalty);
     SetInfo(out, kVelocityPenalty, -vel_penalty);
   }
+
+  static std::vector<std::int64_t> RenderShape(const Config& config) {
+    return MujocoSim::RenderShape(config);
+  }
+  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
 
   MujocoSim& sim() { return sim_; }
 

@@ -26,6 +26,7 @@
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
 #include "envpool/core/rng.h"
+#include "envpool/mujoco/egl_renderer.h"
 
 namespace envpool::mujoco {
 
@@ -99,12 +100,18 @@ inline std::shared_ptr<const mjModel> LoadModel(const Config& config) {
                                     config.Get<std::string>("assets_dir")));
 }
 
-// The options every MuJoCo task has, followed by the task's own.
+// The options every MuJoCo task has, followed by the task's own. The camera
+// options are gymnasium's default_camera_config for the task.
 inline Config MujocoConfig(const std::string& xml_file, std::int64_t frame_skip,
-                           Config own) {
+                           Config own, CameraConfig camera = {}) {
   Config config{{"xml_file", xml_file},
                 {"assets_dir", std::string()},
-                {"frame_skip", frame_skip}};
+                {"frame_skip", frame_skip},
+                {"width", std::int64_t{480}},
+                {"height", std::int64_t{480}},
+                {"camera_distance", camera.distance},
+                {"camera_elevation", camera.elevation},
+                {"camera_lookat", camera.lookat}};
   for (const auto& [name, value] : own.items()) {
     config.Set(name, value);
   }
@@ -167,7 +174,12 @@ class MujocoSim {
         init_qpos_(data_->qpos, data_->qpos + model_->nq),
         init_qvel_(data_->qvel, data_->qvel + model_->nv),
         qpos0_(model_->nq),
-        qvel0_(model_->nv) {
+        qvel0_(model_->nv),
+        width_(static_cast<int>(config.Get<std::int64_t>("width"))),
+        height_(static_cast<int>(config.Get<std::int64_t>("height"))),
+        camera_{config.Get<double>("camera_distance"),
+                config.Get<double>("camera_elevation"),
+                config.Get<std::vector<double>>("camera_lookat")} {
     if (data_ == nullptr) {
       throw std::runtime_error("MuJoCo could not allocate its data");
     }
@@ -240,6 +252,25 @@ class MujocoSim {
     return std::span<const double, 3>(data_->xpos + 3 * id, 3);
   }
 
+  // {height, width, 3}: the frames Render draws.
+  static std::vector<std::int64_t> RenderShape(const Config& config) {
+    const auto width = config.Get<std::int64_t>("width");
+    const auto height = config.Get<std::int64_t>("height");
+    if (width < 1 || height < 1 || width > 8192 || height > 8192) {
+      throw std::invalid_argument(
+          "options 'width' and 'height' must be in [1, 8192], got " +
+          std::to_string(width) + " x " + std::to_string(height));
+    }
+    return {height, width, 3};
+  }
+
+  void Render(std::span<std::uint8_t> rgb) {
+    if (renderer_ == nullptr) {
+      renderer_ = std::make_unique<EglRenderer>(width_, height_, camera_);
+    }
+    renderer_->Render(*model_, *data_, rgb);
+  }
+
   // Writes the episode's initial state into the last two info arrays.
   void WriteInitialState(Output& out, std::size_t qpos0_index) const {
     std::ranges::copy(qpos0_, out.Info<double>(qpos0_index).begin());
@@ -255,6 +286,10 @@ class MujocoSim {
   std::vector<double> init_qvel_;
   std::vector<double> qpos0_;
   std::vector<double> qvel0_;
+  int width_;
+  int height_;
+  CameraConfig camera_;
+  std::unique_ptr<EglRenderer> renderer_;
 };
 
 inline void SetInfo(Output& out, std::size_t index, double value) {

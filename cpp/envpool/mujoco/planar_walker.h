@@ -32,7 +32,10 @@ class PlanarWalker {
     }
     own.Set("reset_noise_scale", 5e-3);
     own.Set("exclude_current_positions_from_observation", true);
-    return MujocoConfig(kIsHopper ? "hopper.xml" : "walker2d_v5.xml", 4, own);
+    return MujocoConfig(kIsHopper ? "hopper.xml" : "walker2d_v5.xml", 4, own,
+                        CameraConfig{.distance = kIsHopper ? 3.0 : 4.0,
+                                     .elevation = -20.0,
+                                     .lookat = {0.0, 0.0, 1.15}});
   }
 
   static EnvSpec Spec(const Config& config) {
@@ -86,6 +89,11 @@ class PlanarWalker {
     SetInfo(out, kRewardSurvive, healthy_reward);
     Write(out);
   }
+
+  static std::vector<std::int64_t> RenderShape(const Config& config) {
+    return MujocoSim::RenderShape(config);
+  }
+  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
 
   MujocoSim& sim() { return sim_; }
 

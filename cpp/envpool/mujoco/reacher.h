@@ -85,6 +85,11 @@ class Reacher {
     Write(out);
   }
 
+  static std::vector<std::int64_t> RenderShape(const Config& config) {
+    return MujocoSim::RenderShape(config);
+  }
+  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
+
   MujocoSim& sim() { return sim_; }
 
  private:
@@ -121,7 +126,8 @@ class Pusher {
     return MujocoConfig("pusher_v5.xml", 5,
                         {{"reward_near_weight", 0.5},
                          {"reward_dist_weight", 1.0},
-                         {"reward_control_weight", 0.1}});
+                         {"reward_control_weight", 0.1}},
+                        CameraConfig{.distance = 4.0});
   }
 
   static EnvSpec Spec(const Config& config) {
@@ -187,6 +193,11 @@ class Pusher {
     SetInfo(out, kRewardNear, reward_near);
     Write(out);
   }
+
+  static std::vector<std::int64_t> RenderShape(const Config& config) {
+    return MujocoSim::RenderShape(config);
+  }
+  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
 
   MujocoSim& sim() { return sim_; }
 

@@ -64,6 +64,11 @@ class Swimmer {
     Write(out);
   }
 
+  static std::vector<std::int64_t> RenderShape(const Config& config) {
+    return MujocoSim::RenderShape(config);
+  }
+  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
+
   MujocoSim& sim() { return sim_; }
 
  private:
