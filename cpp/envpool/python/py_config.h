@@ -111,7 +111,7 @@ inline bool IsPerEnv(const py::handle& value, const OptionValue& like) {
     return true;
   }
   auto values = py::reinterpret_borrow<py::sequence>(value);
-  return values.size() > 0 && IsSequence(values[0]);
+  return !values.empty() && IsSequence(values[0]);
 }
 
 // Builds the Config of every env from the defaults and the user's options.
