@@ -79,14 +79,25 @@ def _resolve_options(env_cls: Any, task_options: dict[str, Any], user: dict[str,
     return {**task_options, **user}
 
 
+def _first_env_value(value: Any, default: Any) -> Any:
+    """Env 0's value of an option: a list or tuple gives one value per env, except
+    that a tuple-valued option (a range) is per-env only as a sequence of sequences."""
+    if not isinstance(value, (list, tuple)):
+        return value
+    if isinstance(default, tuple) and not (value and isinstance(value[0], (list, tuple))):
+        return value
+    return value[0]
+
+
 def make_spec(task_id: str, max_episode_steps: int | None = None, **options: Any) -> EnvSpec:
     """The config dict, single-env spaces and dm specs of ``task_id`` with ``options``."""
     task = get_task(task_id)
     env_cls = task.load()
     resolved = _resolve_options(env_cls, task.default_options(), options)
-    scalar = {k: (v[0] if isinstance(v, (list, tuple)) else v) for k, v in resolved.items()}
+    defaults = env_cls.default_config()
+    scalar = {k: _first_env_value(v, defaults[k]) for k, v in resolved.items()}
     desc = env_cls.spec(scalar)
-    config = {**env_cls.default_config(), **resolved}
+    config = {**defaults, **resolved}
     config["max_episode_steps"] = (
         task.max_episode_steps if max_episode_steps is None else max_episode_steps
     )
@@ -123,7 +134,8 @@ def make(
     defaults to the task's gymnasium TimeLimit. render_mode="rgb_array" lets
     render() return every env's frame as one array. task_options are the env's own
     options (see make_spec(task_id).config); a list or tuple gives one value per
-    env.
+    env, except for a tuple-valued option such as a (low, high) range, where a list
+    of tuples does.
     """
     if env_type not in ENV_TYPES:
         close = difflib.get_close_matches(str(env_type), ENV_TYPES, n=1)

@@ -3,6 +3,7 @@
 #include <mujoco/mujoco.h>
 #include <pybind11/pybind11.h>
 
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -23,6 +24,12 @@ namespace {
   throw std::runtime_error(std::string("MuJoCo error: ") + message);
 }
 
+// MuJoCo's default warning handler also appends to MUJOCO_LOG.TXT in the
+// current folder; warnings go to stderr only.
+void PrintMujocoWarning(const char* message) {
+  std::fprintf(stderr, "MuJoCo warning: %s\n", message);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_mujoco, m) {
@@ -37,6 +44,9 @@ PYBIND11_MODULE(_mujoco, m) {
   }
   if (mju_user_error == nullptr) {  // else the mujoco module's own handler
     mju_user_error = &ThrowMujocoError;
+  }
+  if (mju_user_warning == nullptr) {
+    mju_user_warning = &PrintMujocoWarning;
   }
   m.attr("MUJOCO_VERSION") = std::string(mj_versionString());
   using envpool::python::RegisterEnv;

@@ -3,7 +3,9 @@
 #ifndef ENVPOOL_MUJOCO_ANT_H_
 #define ENVPOOL_MUJOCO_ANT_H_
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "envpool/mujoco/mujoco_sim.h"
@@ -22,7 +24,7 @@ class Ant {
          {"ctrl_cost_weight", 0.5},
          {"contact_cost_weight", 5e-4},
          {"healthy_reward", 1.0},
-         {"main_body", std::int64_t{1}},
+         {"main_body", std::string("1")},
          {"terminate_when_unhealthy", true},
          {"healthy_z_range", std::vector<double>{0.2, 1.0}},
          {"contact_force_range", std::vector<double>{-1.0, 1.0}},
@@ -62,14 +64,7 @@ class Ant {
                   ? 2
                   : 0),
         include_cfrc_ext_(config.Get<bool>("include_cfrc_ext_in_observation")),
-        main_body_(static_cast<int>(config.Get<std::int64_t>("main_body"))) {
-    if (main_body_ < 0 || main_body_ >= sim_.model().nbody) {
-      throw std::invalid_argument(
-          "option 'main_body' must be a body id in [0, " +
-          std::to_string(sim_.model().nbody) + "), got " +
-          std::to_string(main_body_));
-    }
-  }
+        main_body_(BodyOption(sim_, config.Get<std::string>("main_body"))) {}
 
   void Reset(Rng& rng, Output& out) {
     sim_.ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/true);
@@ -126,6 +121,23 @@ class Ant {
     kRewardSurvive,
     kQpos0
   };
+
+  // A body id, or a body name (gymnasium takes either).
+  static int BodyOption(const MujocoSim& sim, const std::string& body) {
+    const bool is_id = !body.empty() && std::ranges::all_of(body, [](char c) {
+      return c >= '0' && c <= '9';
+    });
+    if (!is_id) {
+      return sim.BodyId(body.c_str());
+    }
+    const int id = body.size() <= 6 ? std::stoi(body) : -1;
+    if (id < 0 || id >= sim.model().nbody) {
+      throw std::invalid_argument("option 'main_body': the model has no body " +
+                                  body + " (it has " +
+                                  std::to_string(sim.model().nbody) + ")");
+    }
+    return id;
+  }
 
   // Every qpos and qvel finite, and the torso height within the range
   // (inclusive).

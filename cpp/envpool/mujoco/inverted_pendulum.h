@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "envpool/classic_control/numpy_math.h"
 #include "envpool/mujoco/mujoco_sim.h"
 
 namespace envpool::mujoco {
@@ -109,8 +110,12 @@ class InvertedDoublePendulum {
     const bool terminated = y <= 1.0;
     const double v1 = sim_.qvel()[1];
     const double v2 = sim_.qvel()[2];
-    const double dist_penalty = 0.01 * (x * x) + (y - 2) * (y - 2);
-    const double vel_penalty = 0.001 * (v1 * v1) + 0.005 * (v2 * v2);
+    // `x ** 2` on numpy float64 scalars is libm's pow, which differs from
+    // x * x in the last bit for about one input in 2000.
+    using classic_control::LibmPow;
+    const double dist_penalty = 0.01 * LibmPow(x, 2.0) + LibmPow(y - 2, 2.0);
+    const double vel_penalty =
+        0.001 * LibmPow(v1, 2.0) + 0.005 * LibmPow(v2, 2.0);
     const double alive_bonus = terminated ? 0.0 : healthy_reward_;
     out.terminated = terminated;
     out.reward = alive_bonus - dist_penalty - vel_penalty;

@@ -72,7 +72,11 @@ inline OptionValue FromPython(const std::string& name, const py::handle& value,
       }
       return py::reinterpret_steal<py::object>(PyNumber_Float(value.ptr()))
           .cast<double>();
-    case 3:  // str
+    case 3:  // str; an int is taken as its decimal text (for options such
+             // as a body given by name or by id)
+      if (!is_bool && py::isinstance<py::int_>(value)) {
+        return std::string(py::str(value));
+      }
       if (!py::isinstance<py::str>(value)) {
         throw fail();
       }
