@@ -103,6 +103,15 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=f"print {what}", description=f"Print {what}.")
         p.set_defaults(command_parser=p)
 
+    # Listed for --help only: main() hands `envpool distributed ...` to
+    # envpool.distributed's own parser, which needs Ray.
+    sub.add_parser(
+        "distributed",
+        help="N actors x M envs on Ray against one learner (pip install envpool[ray]); "
+        "see envpool distributed --help",
+        add_help=False,
+    )
+
     p = sub.add_parser(
         "bench",
         help="steps/s of envpool against the peers installed here",
@@ -343,7 +352,20 @@ def _default_sizes(task: str) -> tuple[int, ...]:
     return DEFAULT_NUM_ENVS[task_family(task)]
 
 
+def cmd_distributed(argv: list[str]) -> int:
+    try:
+        from envpool.distributed.__main__ import build_parser as distributed_parser
+        from envpool.distributed.__main__ import main as distributed_main
+    except ImportError as exc:
+        print(f"envpool distributed: {exc}", file=sys.stderr)
+        return 2
+    return distributed_main(distributed_parser().parse_args(argv))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["distributed"]:
+        return cmd_distributed(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     sub = args.command_parser
