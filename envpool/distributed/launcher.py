@@ -52,7 +52,9 @@ def connect(address: str | None = None, simulated_nodes: int = 0, cpus_per_node:
         ray.init(address=cluster.address, log_to_driver=False)
         cluster.wait_for_nodes()
         return cluster
-    ray.init(num_cpus=cpus_per_node, include_dashboard=False, log_to_driver=False)
+    # address="local": a new Ray, never one that another process on this machine started
+    # (ray.init() with no address joins the last cluster recorded in /tmp/ray).
+    ray.init(address="local", num_cpus=cpus_per_node, include_dashboard=False, log_to_driver=False)
     return None
 
 
@@ -116,10 +118,13 @@ def train(config: RunConfig) -> dict[str, Any]:
     elapsed = time.perf_counter() - start
     for a in actors:
         a.stop.remote()
-    # Actors blocked on a full shard (back-pressure) stop once the shards drain.
-    for shard in shards:
-        ray.get(shard.drain.remote())
-    ray.get(runs, timeout=60)
+    # Actors blocked on a full shard (back-pressure) stop once the shards drain; drain
+    # until every run returns, as one drain frees fewer slots than there may be waiters.
+    pending, deadline = runs, time.monotonic() + 60
+    while pending and time.monotonic() < deadline:
+        ray.get([shard.drain.remote() for shard in shards])
+        _, pending = ray.wait(pending, num_returns=len(pending), timeout=0.5)
+    ray.get(runs, timeout=1)
     actor_stats = [ray.get(a.stats.remote()) for a in actors]
     report = {
         "config": asdict(config),

@@ -23,14 +23,20 @@ from ray.exceptions import RayActorError
 MODES = ("fifo", "replay")
 
 
+def _check(capacity: int, mode: str) -> None:
+    if capacity < 1:
+        raise ValueError(f"capacity must be >= 1, got {capacity}")
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+
+
 @ray.remote(num_cpus=0, max_restarts=-1)
 class TrajectoryShard:
     def __init__(self, capacity: int, mode: str = "fifo", seed: int = 0) -> None:
-        if capacity < 1:
-            raise ValueError(f"capacity must be >= 1, got {capacity}")
-        if mode not in MODES:
-            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+        _check(capacity, mode)
         self.capacity, self.mode = capacity, mode
+        # A restarted shard (after a crash or ray.kill) starts empty: its buffer was lost.
+        self.restarted = ray.get_runtime_context().was_current_actor_reconstructed
         self.items: deque[dict] = deque()
         self.changed = asyncio.Condition()
         self.rng = random.Random(seed)
@@ -79,13 +85,19 @@ class TrajectoryShard:
         return [self.items[self.rng.randrange(len(self.items))] for _ in range(n)]
 
     def stats(self) -> dict[str, int]:
-        return {"size": len(self.items), "capacity": self.capacity, **self.counts}
+        return {
+            "size": len(self.items),
+            "capacity": self.capacity,
+            "restarted": self.restarted,
+            **self.counts,
+        }
 
 
 def make_shards(num_shards: int, capacity: int, mode: str = "fifo") -> list[Any]:
     """``num_shards`` shards of ``capacity`` trajectories each."""
     if num_shards < 1:
         raise ValueError(f"num_shards must be >= 1, got {num_shards}")
+    _check(capacity, mode)  # here, not only in the actor, where it would surface as ActorDiedError
     return [TrajectoryShard.remote(capacity, mode, seed=i) for i in range(num_shards)]
 
 
@@ -114,7 +126,8 @@ class StoreReader:
         out: list[dict] = []
         end = time.monotonic() + timeout
         while len(out) < n and time.monotonic() < end:
-            ready, _ = ray.wait(list(self.inflight), num_returns=1, timeout=end - time.monotonic())
+            left = max(0.0, end - time.monotonic())  # ray.wait rejects a negative timeout
+            ready, _ = ray.wait(list(self.inflight), num_returns=1, timeout=left)
             if not ready:
                 break
             i = self.inflight.pop(ready[0])

@@ -62,7 +62,7 @@ class TrajectoryCutter:
                 p_obs, p_action, p_logp, p_version, p_elapsed = buf.pending
                 rows = buf.rows
                 rows["obs"].append(p_obs)
-                rows["next_obs"].append(obs[i])
+                rows["next_obs"].append(obs[i].copy())  # not a view: it would pin the batch
                 rows["action"].append(p_action)
                 rows["reward"].append(reward[i])
                 rows["terminated"].append(terminated[i])
