@@ -56,12 +56,21 @@ class RolloutActor:
         self.returns = np.zeros(num_envs)
         self.finished: dict[int, list[float]] = {}
         self.stop_event = threading.Event()
-        self.counts = {"env_steps": 0, "trajectories": 0, "put_failures": 0, "weight_fetches": 0}
+        self.counts = {
+            "env_steps": 0,
+            "trajectories": 0,
+            "put_failures": 0,
+            "dropped": 0,
+            "weight_fetches": 0,
+        }
+        self._inflight_put: tuple[Any, dict] | None = None
         self.next_shard = actor_id % len(shards)
 
     def _refresh(self, wait: bool) -> None:
         while True:
-            _, weights = self.fetcher.latest()
+            # Waiting only for the first weights; later the board read is in flight
+            # while the actor steps, so it costs the loop nothing.
+            _, weights = self.fetcher.latest() if wait else self.fetcher.poll()
             if weights is not None:
                 if self.policy is None:
                     self.policy = NumpyPolicy(weights, seed=self.seed)
@@ -73,17 +82,31 @@ class RolloutActor:
             time.sleep(0.05)
 
     def _put(self, trajectory: dict) -> None:
-        """Hands a whole trajectory to a shard, waiting while it is full (back-pressure)."""
+        """Hands a whole trajectory to a shard. One put stays in flight while the actor
+        steps on; the next put first waits for it, so a full store (back-pressure) still
+        stops the actor with at most one trajectory outstanding."""
+        self._finish_put()
+        shard = self.shards[self.next_shard]
+        self.next_shard = (self.next_shard + 1) % len(self.shards)
+        self._inflight_put = (shard.put.remote(trajectory), trajectory)
+
+    def _finish_put(self) -> None:
+        if self._inflight_put is None:
+            return
+        ref, trajectory = self._inflight_put
+        self._inflight_put = None
         for _ in range(len(self.shards) * 3):
-            shard = self.shards[self.next_shard]
-            self.next_shard = (self.next_shard + 1) % len(self.shards)
             try:
-                ray.get(shard.put.remote(trajectory))
+                ray.get(ref)
                 self.counts["trajectories"] += 1
                 return
             except RayActorError:
                 self.counts["put_failures"] += 1  # a shard is restarting: try the next
                 time.sleep(0.1)
+                shard = self.shards[self.next_shard]
+                self.next_shard = (self.next_shard + 1) % len(self.shards)
+                ref = shard.put.remote(trajectory)
+        self.counts["dropped"] += 1
 
     def run(self, env_steps: int | None = None) -> dict[str, int]:
         """Steps until `env_steps` more env steps (None: until stop()); returns the counts."""
@@ -120,6 +143,7 @@ class RolloutActor:
             batches += 1
             if batches % self.refresh_every == 0:
                 self._refresh(wait=False)
+        self._finish_put()
         return dict(self.counts)
 
     def _track_returns(

@@ -65,16 +65,33 @@ class WeightFetcher:
         self.board = board
         self.version = -1
         self.fetches = 0
+        self._read: Any = None  # a board read in flight (poll)
 
-    def latest(self) -> tuple[int, Weights | None]:
-        """(version, weights) if the board has a newer version than ours, else (ours, None)."""
-        version, ref = ray.get(self.board.current.remote())
+    def poll(self) -> tuple[int, Weights | None]:
+        """latest() without waiting on the board: answers from the read started by the
+        previous poll (if it has arrived) and starts the next one."""
+        if self._read is not None:
+            ready, _ = ray.wait([self._read], timeout=0)
+            if not ready:
+                return self.version, None
+            version, ref = ray.get(self._read)
+            self._read = self.board.current.remote()
+            return self._take(version, ref)
+        self._read = self.board.current.remote()
+        return self.version, None
+
+    def _take(self, version: int, ref: list[Any]) -> tuple[int, Weights | None]:
         if version <= self.version or not ref:
             return self.version, None
         weights = ray.get(ref[0])
         self.version = version
         self.fetches += 1
         return version, weights
+
+    def latest(self) -> tuple[int, Weights | None]:
+        """(version, weights) if the board has a newer version than ours, else (ours, None)."""
+        version, ref = ray.get(self.board.current.remote())
+        return self._take(version, ref)
 
 
 @ray.remote(num_cpus=0)
