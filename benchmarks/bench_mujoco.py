@@ -10,11 +10,24 @@ recv), gymnasium's SyncVectorEnv over gymnasium.make envs, and, with
 --peer-python, the original EnvPool from another Python (sync and async, in a
 subprocess).
 
-The ceiling is raw MuJoCo on one core: one MjModel/MjData from gymnasium's model
-file stepped by ``mujoco.mj_step(model, data, nstep=frame_skip * K)`` (the loop
-runs in C) with ctrl set to a random action before each call, and reset every
-1000 env steps (the time limit); one env step is frame_skip mj_steps. envpool's
-fraction is taken of that rate times --num-threads.
+The ceiling is raw MuJoCo on one core, one MjModel/MjData from gymnasium's model
+file, the loop running in C; one env step is frame_skip physics steps, and the
+data is reset every 1000 env steps (the tasks' time limit). It is measured two ways:
+
+- rollout: ``mujoco.rollout.rollout`` over one 1000-step episode per call, with a
+  fresh uniform random ctrl every env step, as the envs get. envpool's fraction
+  of the ceiling is taken of this rate times --num-threads.
+- mj_step: ``mujoco.mj_step(model, data, nstep=frame_skip * 100)`` with ctrl set
+  to a random action before each call, so a ctrl is held for 100 env steps. The
+  states this drives the models into differ (HalfCheetah lies on its back under
+  a held torque, with more contacts), so it can be slower than rollout.
+
+Neither includes the mj_rnePostConstraint the envs call once per env step
+(about 1% of a step). Both run with libmujoco's ``mjcb_time`` callback cleared,
+as envpool is measured: importing the mujoco Python package installs that timer
+callback, a global of the shared library, which costs about 10% of mj_step in
+every user of the process (envpool included); envpool alone does not import the
+package. The gymnasium peer runs as its users get it, with the callback set.
 
 Each round measures every engine and the ceiling once per task; the tables show
 the median over the rounds with the range, and ratios are the medians of the
@@ -29,24 +42,27 @@ import json
 import os
 import statistics
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
 from envpool.bench import engines as eng
+from envpool.bench.runner import machine, versions
 
 DEFAULT_TASKS = ("HalfCheetah-v5", "Ant-v5", "Hopper-v5")
-CEILING_ENV_STEPS_PER_CALL = 100
-"""K: env steps per mj_step call of the ceiling loop (frame_skip * K mj_steps)."""
-CEILING_RESET_EVERY = 1000
-"""Env steps between resets of the ceiling's MjData (the tasks' time limit)."""
+HELD_ENV_STEPS = 100
+"""K: env steps per call of the mj_step ceiling, all with one ctrl (frame_skip * K mj_steps)."""
+EPISODE = 1000
+"""Env steps between resets of the ceilings' MjData (the tasks' time limit)."""
 
 ENVPOOL = "envpool"
 ORIGINAL = "original EnvPool"
 GYM_SYNC = "gymnasium SyncVectorEnv"
-CEILING = "raw mj_step"
+ROLLOUT = "MuJoCo rollout, random ctrl per env step"
+HELD = f"MuJoCo mj_step, ctrl held {HELD_ENV_STEPS} env steps"
+CEILINGS = (ROLLOUT, HELD)
 
 
 @dataclass
@@ -77,8 +93,48 @@ def mujoco_model(task_id: str) -> tuple[str, int]:
     return os.path.join(assets_dir(), str(config["xml_file"])), int(config["frame_skip"])
 
 
+def raw_rollout(xml_path: str, frame_skip: int, seconds: float) -> float:
+    """Env steps/s of one thread running whole episodes with mujoco.rollout."""
+    import mujoco
+    from mujoco import rollout
+
+    model = mujoco.MjModel.from_xml_path(xml_path)
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    spec = mujoco.mjtState.mjSTATE_FULLPHYSICS
+    initial = np.empty((1, mujoco.mj_stateSize(model, spec)))
+    mujoco.mj_getState(model, data, initial[0], spec)
+    rng = np.random.default_rng(0)
+    low, high = model.actuator_ctrlrange.T
+    controls = [  # one action per env step, held for its frame_skip physics steps
+        np.repeat(rng.uniform(low, high, size=(EPISODE, model.nu)), frame_skip, axis=0)[None]
+        for _ in range(4)
+    ]
+    nstep = EPISODE * frame_skip
+    state = np.empty((1, nstep, initial.shape[1]))
+    sensordata = np.empty((1, nstep, model.nsensordata))
+    calls = 0
+
+    def run(k: int) -> int:
+        nonlocal calls
+        for _ in range(k):
+            rollout.rollout(
+                model,
+                data,
+                initial,
+                controls[calls % len(controls)],
+                state=state,
+                sensordata=sensordata,
+            )
+            calls += 1
+        return k * EPISODE
+
+    with eng.mujoco_timer_off():  # as in a C program: no data.timer profiling
+        return eng.timed(run, seconds)
+
+
 def raw_mj_step(xml_path: str, frame_skip: int, seconds: float) -> float:
-    """Env steps/s of one thread stepping one model in C, K env steps per call."""
+    """Env steps/s of one thread calling mj_step(nstep=frame_skip * K), one ctrl per call."""
     import mujoco
 
     model = mujoco.MjModel.from_xml_path(xml_path)
@@ -86,7 +142,7 @@ def raw_mj_step(xml_path: str, frame_skip: int, seconds: float) -> float:
     mujoco.mj_forward(model, data)
     rng = np.random.default_rng(0)
     low, high = model.actuator_ctrlrange.T.copy()
-    k = CEILING_ENV_STEPS_PER_CALL
+    k = HELD_ENV_STEPS
     since_reset = 0
 
     def run(calls: int) -> int:
@@ -95,13 +151,17 @@ def raw_mj_step(xml_path: str, frame_skip: int, seconds: float) -> float:
             data.ctrl[:] = rng.uniform(low, high)
             mujoco.mj_step(model, data, nstep=frame_skip * k)
             since_reset += k
-            if since_reset >= CEILING_RESET_EVERY:
+            if since_reset >= EPISODE:
                 mujoco.mj_resetData(model, data)
                 mujoco.mj_forward(model, data)
                 since_reset = 0
         return calls * k
 
-    return eng.timed(run, seconds)
+    with eng.mujoco_timer_off():  # as in a C program: no data.timer profiling
+        return eng.timed(run, seconds)
+
+
+CEILING_RUNS = {ROLLOUT: raw_rollout, HELD: raw_mj_step}
 
 
 def _median(xs: Sequence[float]) -> float:
@@ -116,7 +176,7 @@ def _rate(xs: Sequence[float] | None) -> str:
     return f"{_median(xs):,.0f} ({min(xs) / 1e3:,.1f}k-{max(xs) / 1e3:,.1f}k)"
 
 
-def _ratio_over_rounds(pairs: list[tuple[float | None, float | None]]) -> float | None:
+def _ratio_over_rounds(pairs: Sequence[tuple[float | None, float | None]]) -> float | None:
     ratios = [a / b for a, b in pairs if a and b]
     return _median(ratios) if ratios else None
 
@@ -134,12 +194,11 @@ def envpool_vs(run: TaskRun, peer: str, rounds: int) -> float | None:
     return _ratio_over_rounds([(run.best(ENVPOOL, i), run.best(peer, i)) for i in range(rounds)])
 
 
-def ceiling_fraction(run: TaskRun, mode: str, threads: int, rounds: int) -> float | None:
-    """Median over rounds of envpool's `mode` rate / (threads x the one-core mj_step rate)."""
-    ours = run.rates.get(ENVPOOL, {}).get(mode, [])
-    core = run.rates.get(CEILING, {}).get("one core", [])
-    pairs = [(ours[i], threads * core[i]) for i in range(min(len(ours), len(core), rounds))]
-    return _ratio_over_rounds(pairs)  # type: ignore[arg-type]
+def ceiling_fraction(run: TaskRun, ceiling: str, threads: int, rounds: int) -> float | None:
+    """Median over rounds of envpool's best mode / (threads x the one-core ceiling)."""
+    core = run.rates.get(ceiling, {}).get("one core", [])
+    pairs = [(run.best(ENVPOOL, i), threads * core[i]) for i in range(min(len(core), rounds))]
+    return _ratio_over_rounds(pairs)
 
 
 def task_table(run: TaskRun, args: argparse.Namespace, original_name: str) -> list[str]:
@@ -148,7 +207,7 @@ def task_table(run: TaskRun, args: argparse.Namespace, original_name: str) -> li
         f"{run.task}: {n} envs, {t} threads, frame_skip {run.frame_skip}; env steps/s, "
         f"median of {r} round(s) of {args.seconds:g} s (range)",
         "",
-        f"| engine | sync | async (batch_size {b}) | envpool / this (best mode of each) |",
+        f"| engine | sync | async (batch_size {b}) | envpool (best mode) / this |",
         "|---|---:|---:|---:|",
     ]
     for name, label in ((ENVPOOL, ENVPOOL), (ORIGINAL, original_name), (GYM_SYNC, GYM_SYNC)):
@@ -159,36 +218,29 @@ def task_table(run: TaskRun, args: argparse.Namespace, original_name: str) -> li
         lines.append(
             f"| {label} | {_rate(modes.get('sync'))} | {_rate(modes.get('async'))} | {ratio} |"
         )
-    core = run.rates.get(CEILING, {}).get("one core")
-    if core:
-        lines.append(f"| {CEILING}, {t} x one core | {_rate([t * c for c in core])} | | |")
-        lines.append("")
-        lines.append(
-            f"raw mj_step on one core: {_rate(core)} env steps/s; envpool reaches "
-            f"{_pct(ceiling_fraction(run, 'sync', t, r))} (sync) and "
-            f"{_pct(ceiling_fraction(run, 'async', t, r))} (async) of {t} x that"
-        )
+    for name in CEILINGS:
+        core = run.rates.get(name, {}).get("one core")
+        if core:
+            total = _rate([t * c for c in core])
+            fraction = _pct(ceiling_fraction(run, name, t, r))
+            per_core = f"{_median(core):,.0f}"
+            lines.append(f"| {name} ({t} x one core: {per_core}) | {total} | | {fraction} |")
     for name, reason in run.skipped.items():
         lines.append(f"note: {name} left out: {reason}")
     return lines
 
 
-def summary_table(runs: list[TaskRun], args: argparse.Namespace) -> list[str]:
+def summary_table(runs: list[TaskRun], args: argparse.Namespace, original_name: str) -> list[str]:
     t, r = args.num_threads, args.rounds
     lines = [
-        f"| task | envpool sync | envpool async | {ORIGINAL} (best) | {GYM_SYNC} "
-        f"| envpool / original | envpool / SyncVectorEnv | mj_step per core "
-        f"| envpool (best) / {t}-core ceiling |",
+        f"| task | envpool sync | envpool async | {original_name} (best mode) | {GYM_SYNC} "
+        "| envpool / original | envpool / SyncVectorEnv | MuJoCo per core (rollout) "
+        f"| envpool / {t}-core ceiling |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for run in runs:
         ours = run.rates.get(ENVPOOL, {})
         orig_best = [x for i in range(r) if (x := run.best(ORIGINAL, i)) is not None]
-        core = run.rates.get(CEILING, {}).get("one core", [])
-        best_ours = [x for i in range(r) if (x := run.best(ENVPOOL, i)) is not None]
-        fraction = _ratio_over_rounds(
-            [(best_ours[i], t * core[i]) for i in range(min(len(best_ours), len(core)))]
-        )
         cells = [
             run.task,
             _rate(ours.get("sync")),
@@ -197,17 +249,16 @@ def summary_table(runs: list[TaskRun], args: argparse.Namespace) -> list[str]:
             _rate(run.rates.get(GYM_SYNC, {}).get("sync")),
             _x(envpool_vs(run, ORIGINAL, r)),
             _x(envpool_vs(run, GYM_SYNC, r)),
-            _rate(core),
-            _pct(fraction),
+            _rate(run.rates.get(ROLLOUT, {}).get("one core")),
+            _pct(ceiling_fraction(run, ROLLOUT, t, r)),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
 
-def _measure(
-    engine: eng.Engine, case: eng.Case, run: TaskRun, mode: str, name: str | None = None
-) -> None:
-    name = name or engine.name
+def _measure(engine: eng.Engine, case: eng.Case, run: TaskRun, mode: str) -> None:
+    """Adds the engine's rate on `case` to `run`, or notes why it cannot run."""
+    name = engine.name
     if name in run.skipped:
         return
     try:
@@ -240,6 +291,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     infos: dict[str, eng.TaskInfo] = {}
     for task_id in args.tasks:
         try:
+            if eng.task_family(task_id) != "mujoco":
+                raise ValueError("not a MuJoCo task")
             get_task(task_id).load()
         except (ImportError, ValueError) as exc:
             print(f"note: {task_id} left out: {exc}", file=sys.stderr)
@@ -253,32 +306,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     original = eng.OriginalEnvpoolEngine(args.peer_python) if args.peer_python else None
     gym_sync = eng.SyncVectorEngine()
-    steps: list[tuple[str, Callable[[TaskRun], None]]] = []
-
-    def case(run: TaskRun, batch: int | None) -> eng.Case:
-        return eng.Case(infos[run.task], n, batch, t, s)
-
     ours = eng.EnvpoolEngine()
-    steps.append(("envpool sync", lambda run: _measure(ours, case(run, None), run, "sync")))
+    # (engine, batch_size, mode), measured in this order in every round
+    plan: list[tuple[eng.Engine, int | None, str]] = [(ours, None, "sync")]
     if 0 < b < n:
-        steps.append(("envpool async", lambda run: _measure(ours, case(run, b), run, "async")))
+        plan.append((ours, b, "async"))
     if not args.no_peers:
         if original is not None:
-            steps.append(
-                ("original sync", lambda run: _measure(original, case(run, None), run, "sync"))
-            )
+            plan.append((original, None, "sync"))
             if 0 < b < n:
-                steps.append(
-                    ("original async", lambda run: _measure(original, case(run, b), run, "async"))
-                )
-        steps.append(("gym sync", lambda run: _measure(gym_sync, case(run, None), run, "sync")))
-
-    def ceiling(run: TaskRun) -> None:
-        rate = raw_mj_step(run.xml_file, run.frame_skip, s)
-        run.add(CEILING, "one core", rate)
-        print(f"  {run.task} {CEILING} one core: {rate:,.0f} steps/s", file=sys.stderr, flush=True)
-
-    steps.append(("ceiling", ceiling))
+                plan.append((original, b, "async"))
+        plan.append((gym_sync, None, "sync"))
     for run in runs:
         reason = gym_sync.unavailable(infos[run.task])
         if reason:
@@ -288,8 +326,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for i in range(args.rounds):
         print(f"round {i + 1}/{args.rounds}", file=sys.stderr, flush=True)
         for run in runs:
-            for _, step in steps:
-                step(run)
+            for engine, batch, mode in plan:
+                _measure(engine, eng.Case(infos[run.task], n, batch, t, s), run, mode)
+            for name, measure in CEILING_RUNS.items():
+                rate = measure(run.xml_file, run.frame_skip, s)
+                run.add(name, "one core", rate)
+                print(f"  {run.task} {name}, one core: {rate:,.0f} steps/s", file=sys.stderr)
     load_after = os.getloadavg()
 
     original_name = ORIGINAL
@@ -301,16 +343,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print()
     print(f"Summary ({n} envs, {t} threads, async batch_size {b}; median (range) of env steps/s):")
     print()
-    print("\n".join(summary_table(runs, args)))
+    print("\n".join(summary_table(runs, args, original_name)))
     print()
+    info = machine()
+    vers = versions()
+    if original is not None and original.version:
+        vers[ORIGINAL] = original.version
     print(
-        f"load average (1 min) before {load_before[0]:.2f}, after {load_after[0]:.2f} "
-        f"on {os.cpu_count()} CPUs"
+        f"{info['cpus']} CPUs ({info['cpu']}), Python {info['python']}; "
+        + ", ".join(f"{k} {v}" for k, v in vers.items())
     )
+    print(f"load average (1 min): {load_before[0]:.2f} before, {load_after[0]:.2f} after")
     if args.json:
         out: dict[str, Any] = {
             "settings": vars(args),
-            "original_envpool_version": original.version if original else None,
+            "machine": info,
+            "versions": vers,
             "load_average_before_after": [load_before[0], load_after[0]],
             "tasks": [asdict(run) for run in runs],
         }
