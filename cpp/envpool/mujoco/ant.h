@@ -13,10 +13,8 @@
 
 namespace envpool::mujoco {
 
-class Ant {
+class Ant : public MujocoTask {
  public:
-  using Action = MujocoSim::Action;
-
   static Config DefaultConfig() {
     return MujocoConfig(
         "ant.xml", 5,
@@ -51,7 +49,7 @@ class Ant {
   }
 
   explicit Ant(const Config& config)
-      : sim_(config),
+      : MujocoTask(config),
         forward_reward_weight_(config.Get<double>("forward_reward_weight")),
         ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
         contact_cost_weight_(config.Get<double>("contact_cost_weight")),
@@ -100,13 +98,6 @@ class Ant {
     SetInfo(out, kRewardSurvive, healthy_reward);
     Write(out);
   }
-
-  static std::vector<std::int64_t> RenderShape(const Config& config) {
-    return MujocoSim::RenderShape(config);
-  }
-  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
-
-  MujocoSim& sim() { return sim_; }
 
  private:
   enum Info : std::size_t {
@@ -189,7 +180,6 @@ class Ant {
     sim_.WriteInitialState(out, kQpos0);
   }
 
-  MujocoSim sim_;
   double forward_reward_weight_;
   double ctrl_cost_weight_;
   double contact_cost_weight_;

@@ -8,10 +8,8 @@
 
 namespace envpool::mujoco {
 
-class HalfCheetah {
+class HalfCheetah : public MujocoTask {
  public:
-  using Action = MujocoSim::Action;
-
   static Config DefaultConfig() {
     return MujocoConfig("half_cheetah.xml", 5,
                         {{"forward_reward_weight", 1.0},
@@ -32,7 +30,7 @@ class HalfCheetah {
   }
 
   explicit HalfCheetah(const Config& config)
-      : sim_(config),
+      : MujocoTask(config),
         forward_reward_weight_(config.Get<double>("forward_reward_weight")),
         ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
         reset_noise_scale_(config.Get<double>("reset_noise_scale")),
@@ -63,13 +61,6 @@ class HalfCheetah {
     Write(out);
   }
 
-  static std::vector<std::int64_t> RenderShape(const Config& config) {
-    return MujocoSim::RenderShape(config);
-  }
-  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
-
-  MujocoSim& sim() { return sim_; }
-
  private:
   enum Info : std::size_t {
     kXPosition,
@@ -84,7 +75,6 @@ class HalfCheetah {
     sim_.WriteInitialState(out, kQpos0);
   }
 
-  MujocoSim sim_;
   double forward_reward_weight_;
   double ctrl_cost_weight_;
   double reset_noise_scale_;

@@ -14,7 +14,7 @@
 namespace envpool::mujoco {
 
 // The observation both tasks share, and its options.
-class HumanoidBody {
+class HumanoidBody : public MujocoTask {
  public:
   static Config ObservationOptions() {
     return {{"reset_noise_scale", 1e-2},
@@ -45,47 +45,49 @@ class HumanoidBody {
             MakeArray<double>("tendon_velocity", {model.ntendon})};
   }
 
+ protected:
   explicit HumanoidBody(const Config& config)
-      : sim(config),
-        reset_noise_scale(config.Get<double>("reset_noise_scale")),
-        skip(config.Get<bool>("exclude_current_positions_from_observation")
-                 ? 2
-                 : 0),
-        cinert(config.Get<bool>("include_cinert_in_observation")),
-        cvel(config.Get<bool>("include_cvel_in_observation")),
-        qfrc_actuator(config.Get<bool>("include_qfrc_actuator_in_observation")),
-        cfrc_ext(config.Get<bool>("include_cfrc_ext_in_observation")) {
-    if (sim.nv() < 6) {
+      : MujocoTask(config),
+        reset_noise_scale_(config.Get<double>("reset_noise_scale")),
+        skip_(config.Get<bool>("exclude_current_positions_from_observation")
+                  ? 2
+                  : 0),
+        cinert_(config.Get<bool>("include_cinert_in_observation")),
+        cvel_(config.Get<bool>("include_cvel_in_observation")),
+        qfrc_actuator_(
+            config.Get<bool>("include_qfrc_actuator_in_observation")),
+        cfrc_ext_(config.Get<bool>("include_cfrc_ext_in_observation")) {
+    if (sim_.nv() < 6) {
       throw std::invalid_argument("a humanoid model needs a free root joint");
     }
   }
 
-  void Reset(Rng& rng) {
-    sim.ResetWithNoise(rng, reset_noise_scale, /*normal_qvel=*/false);
+  void ResetBody(Rng& rng) {
+    sim_.ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/false);
   }
 
   void WriteObs(Output& out) const {
-    const mjData& d = sim.data();
-    const auto bodies = static_cast<std::size_t>(sim.model().nbody - 1);
+    const mjData& d = sim_.data();
+    const auto bodies = static_cast<std::size_t>(sim_.model().nbody - 1);
     ObsWriter obs(out);
-    obs.Put(sim.qpos().subspan(skip)).Put(sim.qvel());
-    if (cinert) {
+    obs.Put(sim_.qpos().subspan(skip_)).Put(sim_.qvel());
+    if (cinert_) {
       obs.Put({d.cinert + 10, 10 * bodies});
     }
-    if (cvel) {
+    if (cvel_) {
       obs.Put({d.cvel + 6, 6 * bodies});
     }
-    if (qfrc_actuator) {
-      obs.Put({d.qfrc_actuator + 6, sim.nv() - 6});
+    if (qfrc_actuator_) {
+      obs.Put({d.qfrc_actuator + 6, sim_.nv() - 6});
     }
-    if (cfrc_ext) {
+    if (cfrc_ext_) {
       obs.Put({d.cfrc_ext + 6, 6 * bodies});
     }
   }
 
   void WriteTendons(Output& out, std::size_t length_index) const {
-    const mjData& d = sim.data();
-    const auto n = static_cast<std::size_t>(sim.model().ntendon);
+    const mjData& d = sim_.data();
+    const auto n = static_cast<std::size_t>(sim_.model().ntendon);
     std::copy(d.ten_length, d.ten_length + n,
               out.Info<double>(length_index).begin());
     std::copy(d.ten_velocity, d.ten_velocity + n,
@@ -94,28 +96,25 @@ class HumanoidBody {
 
   // np.sum(np.square(data.ctrl)): the float64 controls, not the action.
   double CtrlSumOfSquares() const {
-    return NumpySumOfSquares(sim.data().ctrl,
-                             static_cast<std::size_t>(sim.model().nu));
+    return NumpySumOfSquares(sim_.data().ctrl,
+                             static_cast<std::size_t>(sim_.model().nu));
   }
 
   double CfrcExtSumOfSquares() const {
-    return NumpySumOfSquares(sim.data().cfrc_ext,
-                             6 * static_cast<std::size_t>(sim.model().nbody));
+    return NumpySumOfSquares(sim_.data().cfrc_ext,
+                             6 * static_cast<std::size_t>(sim_.model().nbody));
   }
 
-  MujocoSim sim;
-  double reset_noise_scale;
-  std::size_t skip;
-  bool cinert;
-  bool cvel;
-  bool qfrc_actuator;
-  bool cfrc_ext;
+  double reset_noise_scale_;
+  std::size_t skip_;
+  bool cinert_;
+  bool cvel_;
+  bool qfrc_actuator_;
+  bool cfrc_ext_;
 };
 
-class Humanoid {
+class Humanoid : public HumanoidBody {
  public:
-  using Action = MujocoSim::Action;
-
   static Config DefaultConfig() {
     Config own{{"forward_reward_weight", 1.25},
                {"ctrl_cost_weight", 0.1},
@@ -145,7 +144,7 @@ class Humanoid {
   }
 
   explicit Humanoid(const Config& config)
-      : body_(config),
+      : HumanoidBody(config),
         forward_reward_weight_(config.Get<double>("forward_reward_weight")),
         ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
         contact_cost_weight_(config.Get<double>("contact_cost_weight")),
@@ -153,32 +152,32 @@ class Humanoid {
         healthy_reward_(config.Get<double>("healthy_reward")),
         terminate_when_unhealthy_(config.Get<bool>("terminate_when_unhealthy")),
         healthy_z_(RangeOption(config, "healthy_z_range")) {
-    const mjModel& m = body_.sim.model();
+    const mjModel& m = sim_.model();
     total_mass_ = NumpySum(m.body_mass, static_cast<std::size_t>(m.nbody),
                            [](double v) { return v; });
   }
 
   void Reset(Rng& rng, Output& out) {
-    body_.Reset(rng);
+    ResetBody(rng);
     WritePosition(out);
     Write(out);
   }
 
   void Step(Action action, Rng& /*rng*/, Output& out) {
     const auto before = MassCenter();
-    body_.sim.DoSimulation(action);
+    sim_.DoSimulation(action);
     const auto after = MassCenter();
-    const double dt = body_.sim.dt();
+    const double dt = sim_.dt();
     const double x_velocity = (after[0] - before[0]) / dt;
     const double y_velocity = (after[1] - before[1]) / dt;
 
     const double forward_reward = forward_reward_weight_ * x_velocity;
-    const double z = body_.sim.qpos()[2];
+    const double z = sim_.qpos()[2];
     const bool healthy = healthy_z_.first < z && z < healthy_z_.second;
     const double healthy_reward = healthy ? healthy_reward_ : 0.0;
-    const double ctrl_cost = ctrl_cost_weight_ * body_.CtrlSumOfSquares();
+    const double ctrl_cost = ctrl_cost_weight_ * CtrlSumOfSquares();
     const double contact_cost =
-        Clip(contact_cost_weight_ * body_.CfrcExtSumOfSquares(),
+        Clip(contact_cost_weight_ * CfrcExtSumOfSquares(),
              contact_cost_range_.first, contact_cost_range_.second);
     out.reward = (forward_reward + healthy_reward) - (ctrl_cost + contact_cost);
     out.terminated = !healthy && terminate_when_unhealthy_;
@@ -192,13 +191,6 @@ class Humanoid {
     SetInfo(out, kRewardContact, -contact_cost);
     Write(out);
   }
-
-  static std::vector<std::int64_t> RenderShape(const Config& config) {
-    return MujocoSim::RenderShape(config);
-  }
-  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
-
-  MujocoSim& sim() { return body_.sim; }
 
  private:
   enum Info : std::size_t {
@@ -218,8 +210,8 @@ class Humanoid {
 
   // The (x, y) of the centre of mass: sum(mass * xipos) / total mass.
   std::array<double, 2> MassCenter() const {
-    const mjModel& m = body_.sim.model();
-    const mjData& d = body_.sim.data();
+    const mjModel& m = sim_.model();
+    const mjData& d = sim_.data();
     std::array<double, 2> num{0.0, 0.0};
     for (int b = 0; b < m.nbody; ++b) {
       num[0] += m.body_mass[b] * d.xipos[3 * b];
@@ -229,19 +221,18 @@ class Humanoid {
   }
 
   void WritePosition(Output& out) const {
-    const auto qpos = body_.sim.qpos();
+    const auto qpos = sim_.qpos();
     SetInfo(out, kXPosition, qpos[0]);
     SetInfo(out, kYPosition, qpos[1]);
     SetInfo(out, kDistanceFromOrigin, Norm(qpos.first(2)));
-    body_.WriteTendons(out, kTendonLength);
+    WriteTendons(out, kTendonLength);
   }
 
   void Write(Output& out) {
-    body_.WriteObs(out);
-    body_.sim.WriteInitialState(out, kQpos0);
+    WriteObs(out);
+    sim_.WriteInitialState(out, kQpos0);
   }
 
-  HumanoidBody body_;
   double forward_reward_weight_;
   double ctrl_cost_weight_;
   double contact_cost_weight_;
@@ -252,10 +243,8 @@ class Humanoid {
   double total_mass_ = 0.0;
 };
 
-class HumanoidStandup {
+class HumanoidStandup : public HumanoidBody {
  public:
-  using Action = MujocoSim::Action;
-
   static Config DefaultConfig() {
     Config own{{"uph_cost_weight", 1.0},
                {"ctrl_cost_weight", 0.1},
@@ -281,25 +270,24 @@ class HumanoidStandup {
   }
 
   explicit HumanoidStandup(const Config& config)
-      : body_(config),
+      : HumanoidBody(config),
         ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
         impact_cost_weight_(config.Get<double>("impact_cost_weight")),
         impact_cost_range_(RangeOption(config, "impact_cost_range")) {}
 
   void Reset(Rng& rng, Output& out) {
-    body_.Reset(rng);
+    ResetBody(rng);
     WritePosition(out);
     Write(out);
   }
 
   void Step(Action action, Rng& /*rng*/, Output& out) {
-    body_.sim.DoSimulation(action);
+    sim_.DoSimulation(action);
     // gymnasium 1.4 reads uph_cost_weight but does not apply it.
-    const double uph_cost =
-        (body_.sim.qpos()[2] - 0) / body_.sim.model().opt.timestep;
-    const double ctrl_cost = ctrl_cost_weight_ * body_.CtrlSumOfSquares();
+    const double uph_cost = (sim_.qpos()[2] - 0) / sim_.model().opt.timestep;
+    const double ctrl_cost = ctrl_cost_weight_ * CtrlSumOfSquares();
     const double impact_cost =
-        Clip(impact_cost_weight_ * body_.CfrcExtSumOfSquares(),
+        Clip(impact_cost_weight_ * CfrcExtSumOfSquares(),
              impact_cost_range_.first, impact_cost_range_.second);
     out.reward = uph_cost - ctrl_cost - impact_cost + 1;
     WritePosition(out);
@@ -308,13 +296,6 @@ class HumanoidStandup {
     SetInfo(out, kRewardImpact, -impact_cost);
     Write(out);
   }
-
-  static std::vector<std::int64_t> RenderShape(const Config& config) {
-    return MujocoSim::RenderShape(config);
-  }
-  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
-
-  MujocoSim& sim() { return body_.sim; }
 
  private:
   enum Info : std::size_t {
@@ -330,19 +311,18 @@ class HumanoidStandup {
   };
 
   void WritePosition(Output& out) const {
-    const auto qpos = body_.sim.qpos();
+    const auto qpos = sim_.qpos();
     SetInfo(out, kXPosition, qpos[0]);
     SetInfo(out, kYPosition, qpos[1]);
-    SetInfo(out, kZDistanceFromOrigin, qpos[2] - body_.sim.init_qpos()[2]);
-    body_.WriteTendons(out, kTendonLength);
+    SetInfo(out, kZDistanceFromOrigin, qpos[2] - sim_.init_qpos()[2]);
+    WriteTendons(out, kTendonLength);
   }
 
   void Write(Output& out) {
-    body_.WriteObs(out);
-    body_.sim.WriteInitialState(out, kQpos0);
+    WriteObs(out);
+    sim_.WriteInitialState(out, kQpos0);
   }
 
-  HumanoidBody body_;
   double ctrl_cost_weight_;
   double impact_cost_weight_;
   std::pair<double, double> impact_cost_range_;

@@ -11,10 +11,8 @@
 
 namespace envpool::mujoco {
 
-class InvertedPendulum {
+class InvertedPendulum : public MujocoTask {
  public:
-  using Action = MujocoSim::Action;
-
   static Config DefaultConfig() {
     return MujocoConfig("inverted_pendulum.xml", 2,
                         {{"reset_noise_scale", 0.01}},
@@ -28,7 +26,7 @@ class InvertedPendulum {
   }
 
   explicit InvertedPendulum(const Config& config)
-      : sim_(config),
+      : MujocoTask(config),
         reset_noise_scale_(config.Get<double>("reset_noise_scale")) {}
 
   void Reset(Rng& rng, Output& out) {
@@ -49,13 +47,6 @@ class InvertedPendulum {
     SetInfo(out, kRewardSurvive, out.reward);
   }
 
-  static std::vector<std::int64_t> RenderShape(const Config& config) {
-    return MujocoSim::RenderShape(config);
-  }
-  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
-
-  MujocoSim& sim() { return sim_; }
-
  private:
   enum Info : std::size_t { kRewardSurvive, kQpos0 };
 
@@ -64,14 +55,11 @@ class InvertedPendulum {
     sim_.WriteInitialState(out, kQpos0);
   }
 
-  MujocoSim sim_;
   double reset_noise_scale_;
 };
 
-class InvertedDoublePendulum {
+class InvertedDoublePendulum : public MujocoTask {
  public:
-  using Action = MujocoSim::Action;
-
   static Config DefaultConfig() {
     return MujocoConfig(
         "inverted_double_pendulum.xml", 5,
@@ -87,7 +75,7 @@ class InvertedDoublePendulum {
   }
 
   explicit InvertedDoublePendulum(const Config& config)
-      : sim_(config),
+      : MujocoTask(config),
         healthy_reward_(config.Get<double>("healthy_reward")),
         reset_noise_scale_(config.Get<double>("reset_noise_scale")) {
     if (sim_.nq() != 3 || sim_.nv() != 3 || sim_.model().nsite < 1) {
@@ -124,13 +112,6 @@ class InvertedDoublePendulum {
     SetInfo(out, kVelocityPenalty, -vel_penalty);
   }
 
-  static std::vector<std::int64_t> RenderShape(const Config& config) {
-    return MujocoSim::RenderShape(config);
-  }
-  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
-
-  MujocoSim& sim() { return sim_; }
-
  private:
   enum Info : std::size_t {
     kRewardSurvive,
@@ -152,7 +133,6 @@ class InvertedDoublePendulum {
     sim_.WriteInitialState(out, kQpos0);
   }
 
-  MujocoSim sim_;
   double healthy_reward_;
   double reset_noise_scale_;
 };

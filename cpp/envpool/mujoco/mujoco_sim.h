@@ -292,6 +292,25 @@ class MujocoSim {
   std::unique_ptr<EglRenderer> renderer_;
 };
 
+// What every MuJoCo task shares: its simulation, its action type (one
+// float32 per actuator) and rendering.
+class MujocoTask {
+ public:
+  using Action = MujocoSim::Action;
+
+  static std::vector<std::int64_t> RenderShape(const Config& config) {
+    return MujocoSim::RenderShape(config);
+  }
+  void Render(std::span<std::uint8_t> rgb) { sim_.Render(rgb); }
+
+  MujocoSim& sim() { return sim_; }
+
+ protected:
+  explicit MujocoTask(const Config& config) : sim_(config) {}
+
+  MujocoSim sim_;
+};
+
 inline void SetInfo(Output& out, std::size_t index, double value) {
   out.Info<double>(index)[0] = value;
 }

@@ -13,10 +13,8 @@
 namespace envpool::mujoco {
 
 template <bool kIsHopper>
-class PlanarWalker {
+class PlanarWalker : public MujocoTask {
  public:
-  using Action = MujocoSim::Action;
-
   static Config DefaultConfig() {
     Config own{{"forward_reward_weight", 1.0},
                {"ctrl_cost_weight", 1e-3},
@@ -49,7 +47,7 @@ class PlanarWalker {
   }
 
   explicit PlanarWalker(const Config& config)
-      : sim_(config),
+      : MujocoTask(config),
         forward_reward_weight_(config.Get<double>("forward_reward_weight")),
         ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
         healthy_reward_(config.Get<double>("healthy_reward")),
@@ -89,13 +87,6 @@ class PlanarWalker {
     SetInfo(out, kRewardSurvive, healthy_reward);
     Write(out);
   }
-
-  static std::vector<std::int64_t> RenderShape(const Config& config) {
-    return MujocoSim::RenderShape(config);
-  }
-  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
-
-  MujocoSim& sim() { return sim_; }
 
  private:
   enum Info : std::size_t {
@@ -142,7 +133,6 @@ class PlanarWalker {
     sim_.WriteInitialState(out, kQpos0);
   }
 
-  MujocoSim sim_;
   double forward_reward_weight_;
   double ctrl_cost_weight_;
   double healthy_reward_;

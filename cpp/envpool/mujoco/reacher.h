@@ -19,10 +19,8 @@ inline std::array<double, 3> Difference(std::span<const double, 3> a,
   return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
 }
 
-class Reacher {
+class Reacher : public MujocoTask {
  public:
-  using Action = MujocoSim::Action;
-
   static Config DefaultConfig() {
     return MujocoConfig(
         "reacher.xml", 2,
@@ -36,7 +34,7 @@ class Reacher {
   }
 
   explicit Reacher(const Config& config)
-      : sim_(config),
+      : MujocoTask(config),
         reward_dist_weight_(config.Get<double>("reward_dist_weight")),
         reward_control_weight_(config.Get<double>("reward_control_weight")),
         fingertip_(sim_.BodyId("fingertip")),
@@ -85,13 +83,6 @@ class Reacher {
     Write(out);
   }
 
-  static std::vector<std::int64_t> RenderShape(const Config& config) {
-    return MujocoSim::RenderShape(config);
-  }
-  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
-
-  MujocoSim& sim() { return sim_; }
-
  private:
   enum Info : std::size_t { kRewardDist, kRewardCtrl, kQpos0 };
 
@@ -111,17 +102,14 @@ class Reacher {
     sim_.WriteInitialState(out, kQpos0);
   }
 
-  MujocoSim sim_;
   double reward_dist_weight_;
   double reward_control_weight_;
   int fingertip_;
   int target_;
 };
 
-class Pusher {
+class Pusher : public MujocoTask {
  public:
-  using Action = MujocoSim::Action;
-
   static Config DefaultConfig() {
     return MujocoConfig("pusher_v5.xml", 5,
                         {{"reward_near_weight", 0.5},
@@ -137,7 +125,7 @@ class Pusher {
   }
 
   explicit Pusher(const Config& config)
-      : sim_(config),
+      : MujocoTask(config),
         reward_near_weight_(config.Get<double>("reward_near_weight")),
         reward_dist_weight_(config.Get<double>("reward_dist_weight")),
         reward_control_weight_(config.Get<double>("reward_control_weight")),
@@ -194,13 +182,6 @@ class Pusher {
     Write(out);
   }
 
-  static std::vector<std::int64_t> RenderShape(const Config& config) {
-    return MujocoSim::RenderShape(config);
-  }
-  void Render(std::span<std::uint8_t> rgb) { sim().Render(rgb); }
-
-  MujocoSim& sim() { return sim_; }
-
  private:
   enum Info : std::size_t { kRewardDist, kRewardCtrl, kRewardNear, kQpos0 };
 
@@ -214,7 +195,6 @@ class Pusher {
     sim_.WriteInitialState(out, kQpos0);
   }
 
-  MujocoSim sim_;
   double reward_near_weight_;
   double reward_dist_weight_;
   double reward_control_weight_;
