@@ -56,6 +56,7 @@ from envpool.distributed import (
     make_shards,
     train,
 )
+from envpool.distributed.launcher import stop_actors
 from envpool.distributed.policy import init_weights
 
 TASK = "CartPole-v1"
@@ -201,15 +202,7 @@ def bench_actors(
                 break
         s1 = [ray.get(a.stats.remote()) for a in actors]
         t1 = time.perf_counter()
-        for a in actors:
-            a.stop.remote()
-        # Drain until every run returns: an actor blocked on a full shard finishes its
-        # put, and one batch may finish several trajectories.
-        pending, deadline = runs, time.monotonic() + 60
-        while pending and time.monotonic() < deadline:
-            ray.get([shard.drain.remote() for shard in shards])
-            _, pending = ray.wait(pending, num_returns=len(pending), timeout=0.5)
-        ray.get(runs, timeout=1)
+        stop_actors(actors, runs, shards)
         shard_stats = [ray.get(s.stats.remote()) for s in shards]
         board_reads = ray.get(board.stats.remote())["reads"]
         assert s0 is not None and taken0 is not None

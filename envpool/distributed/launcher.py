@@ -58,6 +58,21 @@ def connect(address: str | None = None, simulated_nodes: int = 0, cpus_per_node:
     return None
 
 
+def stop_actors(actors: list[Any], runs: list[Any], shards: list[Any], timeout: float = 60) -> None:
+    """Stops the actors and waits for their `run` calls to return.
+
+    Actors blocked on a full shard (back-pressure) stop once the shards drain; drain
+    until every run returns, as one drain frees fewer slots than there may be waiters.
+    """
+    for a in actors:
+        a.stop.remote()
+    pending, deadline = runs, time.monotonic() + timeout
+    while pending and time.monotonic() < deadline:
+        ray.get([shard.drain.remote() for shard in shards])
+        _, pending = ray.wait(pending, num_returns=len(pending), timeout=0.5)
+    ray.get(runs, timeout=1)
+
+
 def train(config: RunConfig) -> dict[str, Any]:
     """Trains the task with PPO until the mean return of the last 100 episodes reaches
     `target_return` (or `max_seconds` pass); Ray must be initialised. Returns a report."""
@@ -116,15 +131,7 @@ def train(config: RunConfig) -> dict[str, Any]:
             solved_at = time.perf_counter() - start
             break
     elapsed = time.perf_counter() - start
-    for a in actors:
-        a.stop.remote()
-    # Actors blocked on a full shard (back-pressure) stop once the shards drain; drain
-    # until every run returns, as one drain frees fewer slots than there may be waiters.
-    pending, deadline = runs, time.monotonic() + 60
-    while pending and time.monotonic() < deadline:
-        ray.get([shard.drain.remote() for shard in shards])
-        _, pending = ray.wait(pending, num_returns=len(pending), timeout=0.5)
-    ray.get(runs, timeout=1)
+    stop_actors(actors, runs, shards)
     actor_stats = [ray.get(a.stats.remote()) for a in actors]
     report = {
         "config": asdict(config),

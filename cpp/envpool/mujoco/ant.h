@@ -82,8 +82,7 @@ class Ant : public MujocoTask {
     const double forward_reward = x_velocity * forward_reward_weight_;
     const double healthy_reward = IsHealthy() ? healthy_reward_ : 0.0;
     const double rewards = forward_reward + healthy_reward;
-    const float ctrl_cost = static_cast<float>(ctrl_cost_weight_) *
-                            NumpySumOfSquares(action.data(), action.size());
+    const float ctrl_cost = ControlCost(ctrl_cost_weight_, action);
     const double contact_cost = contact_cost_weight_ * ContactSumOfSquares();
     const double costs = static_cast<double>(ctrl_cost) + contact_cost;
     out.reward = rewards - costs;

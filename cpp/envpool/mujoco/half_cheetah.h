@@ -50,9 +50,7 @@ class HalfCheetah : public MujocoTask {
     const double x_after = sim_.qpos()[0];
     const double x_velocity = (x_after - x_before) / sim_.dt();
     const double forward_reward = forward_reward_weight_ * x_velocity;
-    // A float32 action keeps the control cost in float32.
-    const float ctrl_cost = static_cast<float>(ctrl_cost_weight_) *
-                            NumpySumOfSquares(action.data(), action.size());
+    const float ctrl_cost = ControlCost(ctrl_cost_weight_, action);
     out.reward = forward_reward - static_cast<double>(ctrl_cost);
     SetInfo(out, kXPosition, x_after);
     SetInfo(out, kXVelocity, x_velocity);

@@ -5,6 +5,7 @@
 #define ENVPOOL_MUJOCO_NUMPY_SUM_H_
 
 #include <cstddef>
+#include <span>
 
 namespace envpool::mujoco {
 
@@ -46,6 +47,13 @@ T NumpySum(const T* x, std::size_t n, F f) {
 template <typename T>
 T NumpySumOfSquares(const T* x, std::size_t n) {
   return NumpySum(x, n, [](T v) { return v * v; });
+}
+
+// weight * np.sum(np.square(action)) for a float32 action: numpy 2 treats the
+// Python float weight as weak, so the whole cost stays in float32.
+inline float ControlCost(double weight, std::span<const float> action) {
+  return static_cast<float>(weight) *
+         NumpySumOfSquares(action.data(), action.size());
 }
 
 }  // namespace envpool::mujoco

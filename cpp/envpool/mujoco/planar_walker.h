@@ -75,8 +75,7 @@ class PlanarWalker : public MujocoTask {
     const double forward_reward = forward_reward_weight_ * x_velocity;
     const bool healthy = IsHealthy();
     const double healthy_reward = healthy ? healthy_reward_ : 0.0;
-    const float ctrl_cost = static_cast<float>(ctrl_cost_weight_) *
-                            NumpySumOfSquares(action.data(), action.size());
+    const float ctrl_cost = ControlCost(ctrl_cost_weight_, action);
     out.reward =
         (forward_reward + healthy_reward) - static_cast<double>(ctrl_cost);
     out.terminated = !healthy && terminate_when_unhealthy_;

@@ -75,8 +75,7 @@ class Reacher : public MujocoTask {
     const auto vec =
         Difference(sim_.BodyPos(fingertip_), sim_.BodyPos(target_));
     const double reward_dist = -Norm(vec) * reward_dist_weight_;
-    const float reward_ctrl = -NumpySumOfSquares(action.data(), action.size()) *
-                              static_cast<float>(reward_control_weight_);
+    const float reward_ctrl = -ControlCost(reward_control_weight_, action);
     out.reward = reward_dist + static_cast<double>(reward_ctrl);
     SetInfo(out, kRewardDist, reward_dist);
     SetInfo(out, kRewardCtrl, reward_ctrl);
@@ -173,8 +172,7 @@ class Pusher : public MujocoTask {
         reward_near_weight_;
     const double reward_dist =
         -Norm(Difference(object, sim_.BodyPos(goal_))) * reward_dist_weight_;
-    const float reward_ctrl = -NumpySumOfSquares(action.data(), action.size()) *
-                              static_cast<float>(reward_control_weight_);
+    const float reward_ctrl = -ControlCost(reward_control_weight_, action);
     out.reward = reward_dist + static_cast<double>(reward_ctrl) + reward_near;
     SetInfo(out, kRewardDist, reward_dist);
     SetInfo(out, kRewardCtrl, reward_ctrl);

@@ -51,8 +51,7 @@ class Swimmer : public MujocoTask {
     const double x_velocity = (sim_.qpos()[0] - x_before) / sim_.dt();
     const double y_velocity = (sim_.qpos()[1] - y_before) / sim_.dt();
     const double forward_reward = forward_reward_weight_ * x_velocity;
-    const float ctrl_cost = static_cast<float>(ctrl_cost_weight_) *
-                            NumpySumOfSquares(action.data(), action.size());
+    const float ctrl_cost = ControlCost(ctrl_cost_weight_, action);
     out.reward = forward_reward - static_cast<double>(ctrl_cost);
     WritePosition(out);
     SetInfo(out, kXVelocity, x_velocity);
