@@ -19,7 +19,8 @@ defaults take about 4 minutes on a 2-core machine):
    learner). Counts the learner-side work (puts vs replies served), board reads,
    fetches and the copies of each version; then how many reads/s the board answers.
 4. solve: ``launcher.train`` with its defaults (2 actors x 8 envs, one local Ray node)
-   until CartPole-v1 is solved, per seed.
+   until CartPole-v1 is solved, per seed. The clock starts once both actors step; the
+   actors' start-up before that is a column of its own.
 
 Ray binds its ports on every interface, so without ``--address`` this script refuses
 to run unless loopback is the only network interface (the ``unshare -n`` above gives
@@ -391,6 +392,7 @@ def bench_solve(seeds: list[int], address: str | None) -> list[dict[str, Any]]:
                 "solved": report["solved"],
                 "seconds_to_solve": report["seconds_to_solve"],
                 "seconds": report["seconds"],
+                "startup_seconds": report["startup_seconds"],
                 "updates": report["updates"],
                 "mean_return": report["mean_return"],
                 "episodes": report["episodes"],
@@ -477,15 +479,17 @@ def format_report(results: dict[str, Any]) -> str:
         out += [
             "### Time to solve CartPole-v1 (launcher.train defaults: 2 actors x 8 envs)",
             "",
-            "| seed | solved | seconds | PPO updates | env steps (learner / actors) | "
+            "| seed | solved | seconds | actor start-up s | PPO updates | "
+            "env steps (learner / actors) | "
             "learner env steps/s | stale dropped | put waits / puts | weight puts | "
             "board reads | fetches |",
-            "|---:|---|---:|---:|---|---:|---:|---|---:|---:|---:|",
+            "|---:|---|---:|---:|---:|---|---:|---:|---|---:|---:|---:|",
         ]
         for r in results["solve"]:
             out.append(
                 f"| {r['seed']} | {'yes' if r['solved'] else 'no'} | {r['seconds']:.1f} | "
-                f"{r['updates']} | {r['learner_env_steps']:,} / {r['actor_env_steps']:,} | "
+                f"{r['startup_seconds']:.1f} | {r['updates']} | "
+                f"{r['learner_env_steps']:,} / {r['actor_env_steps']:,} | "
                 f"{fmt(r['learner_env_steps'] / r['seconds'])} | {r['dropped_stale']} | "
                 f"{r['put_waits']} / {r['trajectories_put']} | {r['weight_puts']} | "
                 f"{r['board_reads']:,} | "

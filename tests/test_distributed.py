@@ -45,6 +45,7 @@ from envpool.distributed import (
     make_shards,
     train,
 )
+from envpool.distributed.launcher import stop_actors
 from envpool.distributed.policy import init_weights
 from envpool.distributed.trajectory import FIELDS
 
@@ -129,22 +130,6 @@ def start_actors(
     # up (a process each, importing envpool), so later timeouts measure the run alone
     ray.get([a.stats.remote() for a in actors], timeout=120)
     return actors, runs
-
-
-def stop_actors(actors: list[Any], runs: list[Any], shards: list[Any]) -> int:
-    """Stops the actors, draining the shards until every run returns (an actor blocked on
-    a full shard stops once it has room). Returns how many trajectories were drained."""
-    for a in actors:
-        a.stop.remote()
-    drained = 0
-    pending = list(runs)
-    end = time.monotonic() + 60
-    while pending:
-        assert time.monotonic() < end, "actors did not stop"
-        drained += sum(ray.get([s.drain.remote() for s in shards]))
-        _, pending = ray.wait(pending, num_returns=len(pending), timeout=0.5)
-    drained += sum(ray.get([s.drain.remote() for s in shards]))
-    return drained
 
 
 def kill_all(*handles: Any) -> None:
@@ -293,6 +278,24 @@ def test_cutter_rejects_bad_length_and_discards_partial_trajectories() -> None:
     got = one.observe(ids, obs + 1, np.ones(2), no, no, np.ones(2), np.ones(2), -np.ones(2), 1)
     assert [int(t["env_id"]) for t in got] == [0, 1]
     assert all(len(t["obs"]) == 1 and t["policy_version"][0] == 0 for t in got)
+
+
+def test_cutter_keeps_the_pools_observation_dtype() -> None:
+    # uint8 frames stored as float32 would make every trajectory 4x larger
+    cutter = TrajectoryCutter(3)
+    ids = np.array([0], np.int32)
+    no = np.zeros(1, bool)
+    frames = np.arange(5 * 84 * 84, dtype=np.int64).reshape(5, 1, 84, 84).astype(np.uint8)
+    got = []
+    for t in range(4):
+        got += cutter.observe(
+            ids, frames[t], np.ones(1), no, no, np.full(1, t), np.zeros(1), np.zeros(1), 0
+        )
+    [traj] = got
+    for key in ("obs", "next_obs"):
+        assert traj[key].dtype == np.uint8 and traj[key].nbytes == 3 * 84 * 84
+    np.testing.assert_array_equal(traj["obs"], frames[:3, 0])
+    np.testing.assert_array_equal(traj["next_obs"], frames[1:4, 0])
 
 
 # --- the learner's staleness rule (no Ray) ----------------------------------------------
@@ -694,6 +697,7 @@ def test_killed_shard_loses_at_most_its_buffer_and_the_run_goes_on(cluster: Any)
             got.extend(reader.next_batch(4, timeout=20))
         assert ray.get(shards[1].stats.remote())["restarted"] is False
         remaining = stop_actors(actors, runs, shards)
+        remaining += sum(ray.get([s.drain.remote() for s in shards]))  # put after the last drain
         produced = sum(c["trajectories"] for c in ray.get(runs, timeout=30))
         # pending requests of the reader that came back after the stop
         got.extend(reader.next_batch(10**6, timeout=2))
@@ -743,32 +747,43 @@ def test_train_on_two_simulated_nodes_reports_consistently(cluster: Any) -> None
         assert 0 <= a["version"] <= report["updates"]
     assert all(not s.get("restarted") for s in report["shards"])
     assert report["config"]["num_actors"] == 2
+    assert report["startup_seconds"] > 0  # the clock starts once both actors step
     # the run's actors are gone: their CPUs are free again
     wait_for(
         lambda: ray.available_resources().get("CPU", 0) >= 5, 30, "the actors' CPUs to be freed"
     )
 
 
-def test_train_stops_cleanly_when_the_store_is_smaller_than_the_actors_backlog(
-    cluster: Any,
-) -> None:
-    # One slot for two actors that each finish 4 trajectories per recv: at the end both
-    # are blocked on the full shard, and one drain frees one of them only.
-    config = RunConfig(
-        num_actors=2,
-        envs_per_actor=8,
-        trajectory_length=8,
-        num_shards=1,
-        shard_capacity=1,
-        batch_trajectories=1,
-        max_updates=2,
-        max_seconds=60,
+def test_stop_actors_returns_when_both_actors_are_blocked_on_a_full_shard(cluster: Any) -> None:
+    # One slot for two actors that each finish 4 trajectories per recv: both end up
+    # blocked on the full shard, and one drain frees one of them only.
+    board = WeightBoard.remote()
+    WeightPublisher(board).publish(init_weights(4, 2))
+    shards = make_shards(1, 1)
+    actors, runs = start_actors(2, board, shards, num_envs=8, length=8)
+    try:
+        # the first put fills the slot; every later put waits, at most one per actor
+        wait_for(
+            lambda: ray.get(shards[0].stats.remote())["waits"] >= 2,
+            120,
+            "both actors to block on the full shard",
+        )
+        start = time.monotonic()
+        stop_actors(actors, runs, shards)  # raises if the runs have not returned in 60 s
+        assert time.monotonic() - start < 20
+        counts = ray.get(runs, timeout=1)
+        assert all(c["env_steps"] > 0 and c["trajectories"] >= 1 for c in counts)
+    finally:
+        kill_all(*actors, *shards, board)
+
+
+def test_train_names_actors_that_do_not_start_in_time_and_frees_them(cluster: Any) -> None:
+    config = RunConfig(num_actors=2, envs_per_actor=2, startup_timeout=0.001, max_updates=1)
+    with pytest.raises(RuntimeError, match=r"actors \[0, 1\] did not start stepping within"):
+        train(config)
+    wait_for(
+        lambda: ray.available_resources().get("CPU", 0) >= 5, 30, "the actors' CPUs to be freed"
     )
-    start = time.monotonic()
-    report = train(config)
-    assert time.monotonic() - start < 45
-    assert report["updates"] == 2 and report["weight_puts"] == 3
-    assert report["shards"][0]["waits"] >= 1
 
 
 def test_example_runs_in_smoke_mode() -> None:

@@ -71,7 +71,8 @@ def main(args: argparse.Namespace) -> int:
         else f"not solved in {report['seconds']:.1f} s"
     )
     print(
-        f"{args.task}: {outcome}; mean return {report['mean_return']:.1f}, "
+        f"{args.task}: {outcome} (after {report['startup_seconds']:.1f} s for the actors to "
+        f"start); mean return {report['mean_return']:.1f}, "
         f"{report['updates']} updates, {report['actor_env_steps']} env steps "
         f"({rate:,.0f}/s), {report['weight_puts']} weight versions put once each"
     )

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import ray
+from ray.exceptions import GetTimeoutError
 
 import envpool
 from envpool.distributed.actor import RolloutActor
@@ -29,6 +30,7 @@ class RunConfig:
     max_updates: int | None = None
     seed: int = 1
     refresh_every: int = 4  # recv batches between an actor's looks at the weight board
+    startup_timeout: float = 120.0  # seconds for every actor to start stepping
     log_every: float = 0.0  # seconds between progress lines; 0: quiet
     ppo: PPOConfig = field(default_factory=PPOConfig)
 
@@ -58,19 +60,53 @@ def connect(address: str | None = None, simulated_nodes: int = 0, cpus_per_node:
     return None
 
 
-def stop_actors(actors: list[Any], runs: list[Any], shards: list[Any], timeout: float = 60) -> None:
-    """Stops the actors and waits for their `run` calls to return.
+def stop_actors(actors: list[Any], runs: list[Any], shards: list[Any], timeout: float = 60) -> int:
+    """Stops the actors and waits for their `run` calls to return; returns how many
+    trajectories were drained from the shards.
 
     Actors blocked on a full shard (back-pressure) stop once the shards drain; drain
     until every run returns, as one drain frees fewer slots than there may be waiters.
+    Raises GetTimeoutError if the runs have not returned after `timeout` s.
     """
     for a in actors:
         a.stop.remote()
+    drained = 0
     pending, deadline = runs, time.monotonic() + timeout
     while pending and time.monotonic() < deadline:
-        ray.get([shard.drain.remote() for shard in shards])
+        drained += sum(ray.get([shard.drain.remote() for shard in shards]))
         _, pending = ray.wait(pending, num_returns=len(pending), timeout=0.5)
     ray.get(runs, timeout=1)
+    return drained
+
+
+def wait_until_stepping(actors: list[Any], runs: list[Any], timeout: float) -> None:
+    """Waits until every actor has stepped its pool, so that no actor misses the start.
+
+    Starting an actor process (importing envpool, building the pool) takes seconds on a
+    loaded node, while one running actor can fill the store for several updates alone.
+    Raises RuntimeError naming the actors that did not start within `timeout` s.
+    """
+    waiting = dict(enumerate(actors))
+    deadline = time.monotonic() + timeout
+    while waiting and time.monotonic() < deadline:
+        done, _ = ray.wait(runs, num_returns=len(runs), timeout=0)
+        if done:
+            ray.get(done)  # a run that returned already has failed: raise its error
+        for i, a in list(waiting.items()):
+            try:
+                if ray.get(a.stats.remote(), timeout=max(0.1, deadline - time.monotonic()))[
+                    "env_steps"
+                ]:
+                    del waiting[i]
+            except GetTimeoutError:
+                pass
+        if waiting:
+            time.sleep(0.05)
+    if waiting:
+        raise RuntimeError(
+            f"actors {sorted(waiting)} did not start stepping within {timeout:g} s: check that "
+            "their nodes are alive (ray status) or raise RunConfig.startup_timeout"
+        )
 
 
 def train(config: RunConfig) -> dict[str, Any]:
@@ -105,6 +141,14 @@ def train(config: RunConfig) -> dict[str, Any]:
         for i in range(config.num_actors)
     ]
     runs = [a.run.remote() for a in actors]
+    startup = time.perf_counter()
+    try:
+        wait_until_stepping(actors, runs, config.startup_timeout)
+    except BaseException:
+        for a in actors:
+            ray.kill(a)
+        raise
+    startup_seconds = time.perf_counter() - startup
     reader = StoreReader(shards, per_request=max(1, config.batch_trajectories // len(shards)))
     start = time.perf_counter()
     solved_at: float | None = None
@@ -131,13 +175,17 @@ def train(config: RunConfig) -> dict[str, Any]:
             solved_at = time.perf_counter() - start
             break
     elapsed = time.perf_counter() - start
+    stopping = time.perf_counter()
     stop_actors(actors, runs, shards)
+    stop_seconds = time.perf_counter() - stopping
     actor_stats = [ray.get(a.stats.remote()) for a in actors]
     report = {
         "config": asdict(config),
         "solved": solved_at is not None,
         "seconds_to_solve": solved_at,
         "seconds": elapsed,
+        "startup_seconds": startup_seconds,
+        "stop_seconds": stop_seconds,
         "updates": updates,
         "mean_return": learner.mean_return(),
         "episodes": learner.episodes,

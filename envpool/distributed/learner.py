@@ -101,8 +101,8 @@ class PPOLearner:
             for k in ("obs", "next_obs", "action", "reward", "terminated", "truncated", "logp")
         }
         self.env_steps += batch["reward"].size
-        obs = torch.as_tensor(batch["obs"])
-        next_obs = torch.as_tensor(batch["next_obs"])
+        obs = torch.as_tensor(batch["obs"], dtype=torch.float32)
+        next_obs = torch.as_tensor(batch["next_obs"], dtype=torch.float32)
         with torch.no_grad():
             value = self.critic(obs).squeeze(-1)
             next_value = self.critic(next_obs).squeeze(-1)

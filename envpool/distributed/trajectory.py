@@ -79,9 +79,8 @@ class TrajectoryCutter:
         return done_batch
 
     def _finish(self, env_id: int, buf: _EnvBuffer) -> dict[str, np.ndarray]:
+        # obs keep the pool's dtype: uint8 frames stay a quarter of float32's size
         traj = {k: np.asarray(v) for k, v in buf.rows.items()}
-        traj["obs"] = traj["obs"].astype(np.float32)
-        traj["next_obs"] = traj["next_obs"].astype(np.float32)
         traj["env_id"] = np.int32(env_id)
         buf.rows = {k: [] for k in FIELDS}
         return traj
