@@ -29,7 +29,7 @@ if os.environ.get("ENVPOOL_REQUIRE_NETNS"):  # CI: fail, rather than skip, witho
 else:
     ray = pytest.importorskip("ray")
 from distributed_netns import require_only_loopback
-from ray.exceptions import RayActorError
+from ray.exceptions import GetTimeoutError, RayActorError
 
 import envpool
 from envpool.distributed import (
@@ -592,7 +592,10 @@ def test_killed_actor_restarts_and_only_whole_trajectories_reach_the_store(clust
 
         def restarted_and_producing() -> bool:
             read(2)
-            s = ray.get(actors[0].stats.remote(), timeout=30)
+            try:  # wait_for's deadline, not this call's, bounds the restart
+                s = ray.get(actors[0].stats.remote(), timeout=5)
+            except GetTimeoutError:
+                return False
             return s["restarted"] and s["trajectories"] >= 3
 
         wait_for(restarted_and_producing, 60, "the killed actor to restart and produce")
@@ -602,6 +605,8 @@ def test_killed_actor_restarts_and_only_whole_trajectories_reach_the_store(clust
             return sum(int(t["actor_id"]) == 0 for t in got[killed_at:]) >= 3
 
         wait_for(new_life_arrived, 60, "the restarted actor's trajectories")
+        while len(got) < 20:  # enough trajectories of both lives to check below
+            read(4)
         assert actor_pid(actors[0]) != old_pid
         after = ray.get(actors[0].stats.remote())
         # the new life fetched the newest weights (it refreshes after every recv)
@@ -613,7 +618,6 @@ def test_killed_actor_restarts_and_only_whole_trajectories_reach_the_store(clust
         assert all(c["env_steps"] > 0 for c in counts)
     finally:
         kill_all(*actors, *shards, board)
-    assert len(got) >= 20
     for traj in got:
         check_stored(traj, length)
     versions = [int(t["policy_version"].max()) for t in got]
@@ -687,8 +691,8 @@ def test_killed_shard_loses_at_most_its_buffer_and_the_run_goes_on(cluster: Any)
         def restarted_shard_serves() -> bool:
             got.extend(reader.next_batch(4, timeout=20))
             try:
-                s = ray.get(shards[0].stats.remote(), timeout=30)
-            except RayActorError:  # still restarting: calls fail until it is back
+                s = ray.get(shards[0].stats.remote(), timeout=5)
+            except (RayActorError, GetTimeoutError):  # still restarting
                 return False
             return s["restarted"] and s["taken"] >= 4
 
@@ -706,7 +710,14 @@ def test_killed_shard_loses_at_most_its_buffer_and_the_run_goes_on(cluster: Any)
     lost = produced - len(got) - remaining
     # The killed shard's buffer, full when it was killed (a take it had not answered
     # yet could add a request's worth): nothing more, nothing from the other shard.
-    assert capacity <= lost <= capacity + per_request, (produced, len(got), remaining)
+    # A put the shard applied just before it died, but whose reply died with it, is
+    # retried on the other shard, so its trajectory is not lost: at most one such put
+    # per actor (each has one in flight).
+    n_actors = len(actors)
+    assert capacity - n_actors <= lost <= capacity + per_request, (produced, len(got), remaining)
+    # and that retry never makes a trajectory arrive twice
+    keys = {(int(t["actor_id"]), int(t["env_id"]), t["obs"].tobytes()) for t in got}
+    assert len(keys) == len(got)
     # the loss is reported: by the reader when it had a request at the dead shard, and
     # always by the shard itself (stats()["restarted"], as in train()'s report)
     assert all(f.startswith("shard 0") for f in reader.failures)
