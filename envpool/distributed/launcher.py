@@ -90,16 +90,16 @@ def wait_until_stepping(actors: list[Any], runs: list[Any], timeout: float) -> N
     deadline = time.monotonic() + timeout
     while waiting and time.monotonic() < deadline:
         done, _ = ray.wait(runs, num_returns=len(runs), timeout=0)
-        if done:
-            ray.get(done)  # a run that returned already has failed: raise its error
+        if done:  # nothing has stopped the actors yet, so a returned run has failed
+            ray.get(done)  # raises its error
         for i, a in list(waiting.items()):
+            left = max(0.1, deadline - time.monotonic())
             try:
-                if ray.get(a.stats.remote(), timeout=max(0.1, deadline - time.monotonic()))[
-                    "env_steps"
-                ]:
-                    del waiting[i]
+                stepped = ray.get(a.stats.remote(), timeout=left)["env_steps"] > 0
             except GetTimeoutError:
-                pass
+                stepped = False
+            if stepped:
+                del waiting[i]
         if waiting:
             time.sleep(0.05)
     if waiting:
