@@ -681,10 +681,19 @@ def test_killed_shard_loses_at_most_its_buffer_and_the_run_goes_on(cluster: Any)
     try:
         while len(got) < 16:
             got.extend(reader.next_batch(4, timeout=20))
-        # let the shards fill (the learner pauses), so the killed one holds data
-        wait_for(
-            lambda: ray.get(shards[0].stats.remote())["size"] == capacity, 30, "shard 0 to fill"
-        )
+
+        # The learner pauses so that shard 0 fills and the kill loses a full buffer. Both
+        # actors' pending puts can target shard 1 while it is full: take from shard 1
+        # then, or they stay blocked there with shard 0 never filling.
+        def shard0_full() -> bool:
+            sizes = [s["size"] for s in ray.get([x.stats.remote() for x in shards])]
+            if sizes[0] == capacity:
+                return True
+            if sizes[1] == capacity:
+                got.extend(ray.get(shards[1].take.remote(1)))
+            return False
+
+        wait_for(shard0_full, 30, "shard 0 to fill")
         ray.kill(shards[0], no_restart=False)
         killed_at = len(got)
 
