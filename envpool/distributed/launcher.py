@@ -140,64 +140,61 @@ def train(config: RunConfig) -> dict[str, Any]:
         )
         for i in range(config.num_actors)
     ]
-    runs = [a.run.remote() for a in actors]
-    startup = time.perf_counter()
-    try:
+    try:  # however the run ends, its actors go
+        runs = [a.run.remote() for a in actors]
+        startup = time.perf_counter()
         wait_until_stepping(actors, runs, config.startup_timeout)
-    except BaseException:
+        startup_seconds = time.perf_counter() - startup
+        reader = StoreReader(shards, per_request=max(1, config.batch_trajectories // len(shards)))
+        start = time.perf_counter()
+        solved_at: float | None = None
+        updates = 0
+        last_log = start
+        while time.perf_counter() - start < config.max_seconds:
+            if config.max_updates is not None and updates >= config.max_updates:
+                break
+            batch = reader.next_batch(config.batch_trajectories, timeout=30.0)
+            if not batch:
+                continue
+            learner.update(batch)
+            publisher.publish(learner.weights())
+            updates += 1
+            now = time.perf_counter()
+            if config.log_every and now - last_log >= config.log_every:
+                last_log = now
+                print(
+                    f"{now - start:6.1f}s  update {updates}  env steps {learner.env_steps}  "
+                    f"mean return {learner.mean_return():.1f} ({len(learner.returns)} episodes)",
+                    flush=True,
+                )
+            if len(learner.returns) >= 100 and learner.mean_return() >= config.target_return:
+                solved_at = time.perf_counter() - start
+                break
+        stopping = time.perf_counter()
+        elapsed = stopping - start
+        stop_actors(actors, runs, shards)
+        stop_seconds = time.perf_counter() - stopping
+        actor_stats = [ray.get(a.stats.remote()) for a in actors]
+        report = {
+            "config": asdict(config),
+            "solved": solved_at is not None,
+            "seconds_to_solve": solved_at,
+            "seconds": elapsed,
+            "startup_seconds": startup_seconds,
+            "stop_seconds": stop_seconds,
+            "updates": updates,
+            "mean_return": learner.mean_return(),
+            "episodes": learner.episodes,
+            "learner_env_steps": learner.env_steps,
+            "actor_env_steps": sum(s["env_steps"] for s in actor_stats),
+            "dropped_stale": learner.dropped_stale,
+            "weight_puts": publisher.puts,
+            "board": ray.get(board.stats.remote()),
+            "shard_failures": reader.failures,
+            "shards": [ray.get(s.stats.remote()) for s in shards],
+            "actors": actor_stats,
+        }
+        return report
+    finally:
         for a in actors:
             ray.kill(a)
-        raise
-    startup_seconds = time.perf_counter() - startup
-    reader = StoreReader(shards, per_request=max(1, config.batch_trajectories // len(shards)))
-    start = time.perf_counter()
-    solved_at: float | None = None
-    updates = 0
-    last_log = start
-    while time.perf_counter() - start < config.max_seconds:
-        if config.max_updates is not None and updates >= config.max_updates:
-            break
-        batch = reader.next_batch(config.batch_trajectories, timeout=30.0)
-        if not batch:
-            continue
-        learner.update(batch)
-        publisher.publish(learner.weights())
-        updates += 1
-        now = time.perf_counter()
-        if config.log_every and now - last_log >= config.log_every:
-            last_log = now
-            print(
-                f"{now - start:6.1f}s  update {updates}  env steps {learner.env_steps}  "
-                f"mean return {learner.mean_return():.1f} ({len(learner.returns)} episodes)",
-                flush=True,
-            )
-        if len(learner.returns) >= 100 and learner.mean_return() >= config.target_return:
-            solved_at = time.perf_counter() - start
-            break
-    elapsed = time.perf_counter() - start
-    stopping = time.perf_counter()
-    stop_actors(actors, runs, shards)
-    stop_seconds = time.perf_counter() - stopping
-    actor_stats = [ray.get(a.stats.remote()) for a in actors]
-    report = {
-        "config": asdict(config),
-        "solved": solved_at is not None,
-        "seconds_to_solve": solved_at,
-        "seconds": elapsed,
-        "startup_seconds": startup_seconds,
-        "stop_seconds": stop_seconds,
-        "updates": updates,
-        "mean_return": learner.mean_return(),
-        "episodes": learner.episodes,
-        "learner_env_steps": learner.env_steps,
-        "actor_env_steps": sum(s["env_steps"] for s in actor_stats),
-        "dropped_stale": learner.dropped_stale,
-        "weight_puts": publisher.puts,
-        "board": ray.get(board.stats.remote()),
-        "shard_failures": reader.failures,
-        "shards": [ray.get(s.stats.remote()) for s in shards],
-        "actors": actor_stats,
-    }
-    for a in actors:
-        ray.kill(a)
-    return report
