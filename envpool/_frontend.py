@@ -33,3 +33,17 @@ class PoolHandle:
         ids = range(self.num_envs) if env_id is None else np.asarray(env_id).tolist()
         seeds = [seed + i for i in ids] if isinstance(seed, int) else seed
         self._pool.async_reset(env_id, seeds)
+
+
+def check_env_ids(env_id: Any, num_envs: int) -> np.ndarray:
+    """``env_id`` (an int, a list or an array of ints) as a 1-D int32 array of valid ids."""
+    ids = np.asarray(env_id)
+    if ids.dtype.kind not in "iu" or ids.dtype == np.bool_:
+        raise TypeError(f"env_id must be an int or a list or array of ints, got {ids.dtype}")
+    if ids.ndim > 1:
+        raise ValueError(f"env_id must be one-dimensional, got shape {ids.shape}")
+    ids = ids.reshape(-1)
+    if ids.size and (ids.min() < 0 or ids.max() >= num_envs):
+        bad = ids[(ids < 0) | (ids >= num_envs)][0]
+        raise IndexError(f"env_id {bad} is out of range [0, {num_envs - 1}]")
+    return ids.astype(np.int32, copy=False)

@@ -13,7 +13,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from envpool import spaces as envpool_spaces
-from envpool.registry import get_task
+from envpool.registry import TaskSpec, get_task
 
 ENV_TYPES = ("gymnasium", "gym", "dm")
 _AUTORESET_MODES = {
@@ -23,19 +23,57 @@ _AUTORESET_MODES = {
 }
 
 
+class Config(dict):
+    """A dict whose keys also read as attributes: ``config["num_envs"]`` or ``config.num_envs``."""
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"config has no key {name!r}; its keys: {sorted(self)}") from None
+
+
+POOL_KEYS = (
+    "num_envs",
+    "batch_size",
+    "num_threads",
+    "seed",
+    "max_episode_steps",
+    "thread_affinity_offset",
+    "max_num_players",
+    "gym_reset_return_info",
+)
+"""The keys of ``EnvSpec.config`` that describe the pool rather than the task."""
+
+
 @dataclass(frozen=True)
 class EnvSpec:
     """What a task looks like with a given set of options, without running it."""
 
     task_id: str
-    config: dict[str, Any]
-    """Every env option with the value it takes, plus max_episode_steps."""
+    config: Config
+    """The pool's arguments (POOL_KEYS) and every env option with the value it takes."""
     observation_space: spaces.Space
     action_space: spaces.Space
     observation_spec: dm_specs.Array
     action_spec: dm_specs.Array
     info: dict[str, tuple[np.dtype, tuple[int, ...]]]
     """Extra info arrays: name -> (dtype, per-env shape)."""
+    render_fps: int | None = None
+
+    @property
+    def id(self) -> str:
+        """The task id, as gymnasium's ``EnvSpec.id`` names it."""
+        return self.task_id
+
+    @property
+    def max_episode_steps(self) -> int | None:
+        return self.config["max_episode_steps"]
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The env's own options, without the pool's arguments."""
+        return {k: v for k, v in self.config.items() if k not in POOL_KEYS}
 
 
 def _check_int(name: str, value: Any, minimum: int, allow_none: bool = False) -> int | None:
@@ -89,27 +127,84 @@ def _first_env_value(value: Any, default: Any) -> Any:
     return value[0]
 
 
-def make_spec(task_id: str, max_episode_steps: int | None = None, **options: Any) -> EnvSpec:
-    """The config dict, single-env spaces and dm specs of ``task_id`` with ``options``."""
-    task = get_task(task_id)
+def _pool_config(
+    task: TaskSpec,
+    num_envs: Any = 1,
+    batch_size: Any = None,
+    num_threads: Any = None,
+    seed: Any = 0,
+    max_episode_steps: Any = None,
+    thread_affinity_offset: Any = -1,
+    max_num_players: Any = 1,
+    gym_reset_return_info: Any = True,
+) -> Config:
+    """The pool's arguments, checked and with their defaults filled in."""
+    num_envs = _check_int("num_envs", num_envs, 1)
+    batch_size = _check_int("batch_size", batch_size, 1, allow_none=True) or num_envs
+    if batch_size > num_envs:
+        raise ValueError(f"batch_size must be <= num_envs={num_envs}, got {batch_size}")
+    threads = _check_int("num_threads", num_threads, 0, allow_none=True)
+    if threads is None or threads == 0:
+        threads = min(num_envs, os.cpu_count() or 1)
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (1 << 63))
+    seed = _check_int("seed", seed, 0)
+    max_steps = _check_int("max_episode_steps", max_episode_steps, 1, allow_none=True)
+    if max_steps is None:
+        max_steps = task.max_episode_steps
+    offset = _check_int("thread_affinity_offset", thread_affinity_offset, -1)
+    if max_num_players != 1:
+        raise ValueError(
+            f"max_num_players must be 1, got {max_num_players!r}: envpool's tasks are single-player"
+        )
+    if not isinstance(gym_reset_return_info, (bool, np.bool_)):
+        raise TypeError(f"gym_reset_return_info must be a bool, got {gym_reset_return_info!r}")
+    return Config(
+        num_envs=num_envs,
+        batch_size=batch_size,
+        num_threads=threads,
+        seed=seed,
+        max_episode_steps=max_steps,
+        thread_affinity_offset=offset,
+        max_num_players=1,
+        gym_reset_return_info=bool(gym_reset_return_info),
+    )
+
+
+def _split_pool_args(kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    pool = {k: kwargs.pop(k) for k in POOL_KEYS if k in kwargs}
+    return pool, kwargs
+
+
+def _build_spec(task: TaskSpec, pool: Config, options: dict[str, Any]) -> EnvSpec:
     env_cls = task.load()
     resolved = _resolve_options(env_cls, task.default_options(), options)
     defaults = env_cls.default_config()
     scalar = {k: _first_env_value(v, defaults[k]) for k, v in resolved.items()}
     desc = env_cls.spec(scalar)
-    config = {**defaults, **resolved}
-    config["max_episode_steps"] = (
-        task.max_episode_steps if max_episode_steps is None else max_episode_steps
-    )
+    fps = task.render_fps(scalar | {k: v for k, v in defaults.items() if k not in scalar})
     return EnvSpec(
-        task_id=task_id,
-        config=config,
+        task_id=task.task_id,
+        config=Config({**pool, **defaults, **resolved}),
         observation_space=envpool_spaces.to_space(desc["obs"]),
         action_space=envpool_spaces.to_space(desc["action"]),
         observation_spec=envpool_spaces.to_dm_spec(desc["obs"]),
         action_spec=envpool_spaces.to_dm_spec(desc["action"]),
         info={d["name"]: (np.dtype(d["dtype"]), tuple(d["shape"])) for d in desc["info"]},
+        render_fps=fps,
     )
+
+
+def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
+    """The config, single-env spaces and dm specs of ``task_id``, without starting a pool.
+
+    Takes make()'s pool arguments (num_envs, batch_size, num_threads, seed,
+    max_episode_steps, ...) and the task's options; ``spec.config`` holds them all,
+    as a dict that also reads as attributes (``spec.config.num_envs``).
+    """
+    task = get_task(task_id)
+    pool_args, options = _split_pool_args(dict(kwargs))
+    return _build_spec(task, _pool_config(task, **pool_args), options)
 
 
 def make(
@@ -123,6 +218,7 @@ def make(
     autoreset_mode: str | AutoresetMode = "next_step",
     thread_affinity_offset: int = -1,
     render_mode: str | None = None,
+    original_api: bool = False,
     **task_options: Any,
 ) -> Any:
     """Creates a pool of ``num_envs`` copies of ``task_id``.
@@ -132,60 +228,63 @@ def make(
     (send/recv). num_threads defaults to min(num_envs, CPU cores). Env i is
     seeded with seed + i (seed=None draws a random seed). max_episode_steps
     defaults to the task's gymnasium TimeLimit. render_mode="rgb_array" lets
-    render() return every env's frame as one array. task_options are the env's own
-    options (see make_spec(task_id).config); a list or tuple gives one value per
-    env, except for a tuple-valued option such as a (low, high) range, where a list
-    of tuples does.
+    render() return every env's frame (a tuple, as gymnasium's VectorEnv does).
+    original_api=True behaves as the original EnvPool where its interface and
+    gymnasium's conflict (observation_space and action_space describe one env);
+    see docs/migration.md. task_options are the env's own options (see
+    make_spec(task_id).config); a list or tuple gives one value per env, except
+    for a tuple-valued option such as a (low, high) range, where a list of tuples
+    does. The original EnvPool's max_num_players=1 and gym_reset_return_info are
+    accepted.
     """
     if env_type not in ENV_TYPES:
         close = difflib.get_close_matches(str(env_type), ENV_TYPES, n=1)
         hint = f" Did you mean {close[0]!r}?" if close else ""
         raise ValueError(f"unknown env_type {env_type!r}: use one of {ENV_TYPES}.{hint}")
-    num_envs = _check_int("num_envs", num_envs, 1)
-    batch_size = _check_int("batch_size", batch_size, 1, allow_none=True) or num_envs
-    if batch_size > num_envs:
-        raise ValueError(f"batch_size must be <= num_envs={num_envs}, got {batch_size}")
-    threads = _check_int("num_threads", num_threads, 0, allow_none=True)
-    if threads is None or threads == 0:
-        threads = min(num_envs, os.cpu_count() or 1)
-    if seed is None:
-        seed = int(np.random.SeedSequence().entropy % (1 << 63))
-    seed = _check_int("seed", seed, 0)
-    max_steps = _check_int("max_episode_steps", max_episode_steps, 1, allow_none=True)
-    offset = _check_int("thread_affinity_offset", thread_affinity_offset, -1)
+    task = get_task(task_id)
+    extra_pool_args, task_options = _split_pool_args(task_options)
+    pool_args = _pool_config(
+        task,
+        num_envs=num_envs,
+        batch_size=batch_size,
+        num_threads=num_threads,
+        seed=seed,
+        max_episode_steps=max_episode_steps,
+        thread_affinity_offset=thread_affinity_offset,
+        **extra_pool_args,
+    )
     mode = parse_autoreset_mode(autoreset_mode)
     if env_type == "dm" and mode is not AutoresetMode.NEXT_STEP:
         raise ValueError(
             "env_type='dm' always resets on the step after a LAST time step; "
             "leave autoreset_mode at 'next_step'"
         )
-    task = get_task(task_id)
+    if not isinstance(original_api, (bool, np.bool_)):
+        raise TypeError(f"original_api must be a bool, got {original_api!r}")
     env_cls = task.load()
     if render_mode not in (None, "rgb_array"):
         raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
     if render_mode is not None and not env_cls.can_render:
         raise ValueError(f"{task_id} cannot render; leave render_mode=None")
     options = _resolve_options(env_cls, task.default_options(), task_options)
-    if max_steps is None:
-        max_steps = task.max_episode_steps
+    spec = _build_spec(task, pool_args, task_options)
     pool = env_cls(
         options,
-        num_envs,
-        batch_size,
-        threads,
-        seed,
-        max_steps or 0,
+        pool_args.num_envs,
+        pool_args.batch_size,
+        pool_args.num_threads,
+        pool_args.seed,
+        pool_args.max_episode_steps or 0,
         _mode_name(mode),
-        offset,
+        pool_args.thread_affinity_offset,
     )
-    spec = make_spec(task_id, max_episode_steps=max_steps, **task_options)
     if env_type == "dm":
         from envpool.dm import DmEnvPool
 
-        return DmEnvPool(pool, spec, num_envs, batch_size)
+        return DmEnvPool(pool, spec)
     from envpool.gymnasium_env import GymnasiumEnvPool
 
-    return GymnasiumEnvPool(pool, spec, num_envs, batch_size, mode, render_mode)
+    return GymnasiumEnvPool(pool, spec, mode, render_mode, original_api=bool(original_api))
 
 
 def make_gymnasium(task_id: str, **kwargs: Any) -> Any:

@@ -228,7 +228,7 @@ def cmd_info(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except (ImportError, FileNotFoundError) as exc:
         print(f"envpool info: {exc}", file=sys.stderr)
         return 1
-    options = {k: v for k, v in spec.config.items() if k != "max_episode_steps"}
+    options = spec.options
     info_arrays = {"env_id": (np.dtype(np.int32), ()), "elapsed_step": (np.dtype(np.int32), ())}
     info_arrays.update(spec.info)
     if args.json:

@@ -8,8 +8,13 @@ import dm_env
 import numpy as np
 from dm_env import specs
 
-from envpool._frontend import PoolHandle
-from envpool.api import EnvSpec
+from envpool._frontend import PoolHandle, check_env_ids
+from envpool.api import Config, EnvSpec
+
+
+class Observation(Config):
+    """A TimeStep's observation: a dict ("obs", "env_id", "elapsed_step" and the env's
+    info arrays) whose keys also read as attributes, e.g. ``ts.observation.obs``."""
 
 
 class DmEnvPool(PoolHandle, dm_env.Environment):
@@ -26,12 +31,12 @@ class DmEnvPool(PoolHandle, dm_env.Environment):
     convention).
     """
 
-    def __init__(self, pool: Any, spec: EnvSpec, num_envs: int, batch_size: int) -> None:
+    def __init__(self, pool: Any, spec: EnvSpec) -> None:
         self._pool = pool
-        self.spec_info = spec
-        self.num_envs = num_envs
-        self.batch_size = batch_size
-        self.is_async = batch_size < num_envs
+        self.spec = spec
+        self.num_envs = num_envs = spec.config.num_envs
+        self.batch_size = spec.config.batch_size
+        self.is_async = self.batch_size < num_envs
         self._observation_spec = {
             "obs": spec.observation_spec,
             "env_id": specs.BoundedArray((), np.int32, 0, num_envs - 1, name="env_id"),
@@ -44,13 +49,17 @@ class DmEnvPool(PoolHandle, dm_env.Environment):
 
     @property
     def config(self) -> dict[str, Any]:
-        return self.spec_info.config
+        """The pool's arguments and the task's options (also readable as attributes)."""
+        return self.spec.config
+
+    def __len__(self) -> int:
+        return self.num_envs
 
     def observation_spec(self) -> dict[str, specs.Array]:
         return self._observation_spec
 
     def action_spec(self) -> specs.Array:
-        return self.spec_info.action_spec
+        return self.spec.action_spec
 
     def reward_spec(self) -> specs.Array:
         return specs.Array((), np.float64, name="reward")
@@ -58,10 +67,17 @@ class DmEnvPool(PoolHandle, dm_env.Environment):
     def discount_spec(self) -> specs.BoundedArray:
         return specs.BoundedArray((), np.float64, 0.0, 1.0, name="discount")
 
-    def reset(self, seed: int | list[int | None] | None = None) -> dm_env.TimeStep:
-        """Resets every env; ``seed=s`` gives env i the seed s + i."""
-        seeds = [seed + i for i in range(self.num_envs)] if isinstance(seed, int) else seed
-        obs, info = self._pool.reset(None, seeds)
+    def reset(
+        self, env_id: Any = None, seed: int | list[int | None] | None = None
+    ) -> dm_env.TimeStep:
+        """Resets every env, or those in ``env_id`` (only their rows are returned);
+        ``seed=s`` gives env i the seed s + i."""
+        ids = None if env_id is None else check_env_ids(env_id, self.num_envs)
+        if isinstance(seed, int):
+            seeds: Any = [seed + int(i) for i in (range(self.num_envs) if ids is None else ids)]
+        else:
+            seeds = seed
+        obs, info = self._pool.reset(ids, seeds)
         return self._time_step(obs, np.zeros(len(obs)), np.zeros(len(obs), bool), None, info)
 
     def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
@@ -93,5 +109,5 @@ class DmEnvPool(PoolHandle, dm_env.Environment):
         discount = np.where(terminated, 0.0, 1.0)
         if "discount" in info:  # an env's own discount, e.g. 0 on an Atari life loss
             discount = np.minimum(discount, info["discount"])
-        observation = {"obs": obs, **info}
+        observation = Observation(obs=obs, **info)
         return dm_env.TimeStep(step_type, reward, discount, observation)

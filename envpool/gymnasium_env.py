@@ -8,7 +8,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from envpool._frontend import PoolHandle
+from envpool._frontend import PoolHandle, check_env_ids
 from envpool.api import EnvSpec
 from envpool.errors import CallOrderError
 
@@ -23,76 +23,122 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
     ``info["env_id"]`` says which. ``step`` is ``send`` followed by ``recv``.
     """
 
+    is_vector_env = True
+    """The original EnvPool's marker, read by some training libraries."""
+
     def __init__(
         self,
         pool: Any,
         spec: EnvSpec,
-        num_envs: int,
-        batch_size: int,
         autoreset_mode: AutoresetMode,
         render_mode: str | None = None,
+        original_api: bool = False,
     ) -> None:
         self._pool = pool
-        self.spec_info = spec
-        self.num_envs = num_envs
-        self.batch_size = batch_size
-        self.is_async = batch_size < num_envs
+        self.spec = spec  # type: ignore[assignment]  (envpool's EnvSpec: .id, .config, spaces)
+        self.num_envs = spec.config.num_envs
+        self.batch_size = spec.config.batch_size
+        self.is_async = self.batch_size < self.num_envs
+        self.original_api = original_api
         self.single_observation_space = spec.observation_space
         self.single_action_space = spec.action_space
-        self.observation_space = batch_space(spec.observation_space, num_envs)
-        self.action_space = batch_space(spec.action_space, num_envs)
+        if original_api:
+            self.observation_space = spec.observation_space
+            self.action_space = spec.action_space
+        else:
+            self.observation_space = batch_space(spec.observation_space, self.num_envs)
+            self.action_space = batch_space(spec.action_space, self.num_envs)
         self.metadata = {"autoreset_mode": autoreset_mode, "render_modes": ["rgb_array"]}
+        if spec.render_fps is not None:
+            self.metadata["render_fps"] = spec.render_fps
         self.render_mode = render_mode
         self.closed = False
+        self._seeds: list[int] = [spec.config.seed + i for i in range(self.num_envs)]
         self._last_obs: np.ndarray | None = None
         self._last_obs_owned = False
 
     @property
     def config(self) -> dict[str, Any]:
-        return self.spec_info.config
+        """The pool's arguments and the task's options (also readable as attributes)."""
+        return self.spec.config
 
     @property
     def num_threads(self) -> int:
         return self._pool.num_threads
 
+    @property
+    def np_random_seed(self) -> tuple[int, ...]:
+        """Each env's seed: make's seed + i, or what the last seeded reset gave it."""
+        return tuple(self._seeds)
+
+    def __len__(self) -> int:
+        return self.num_envs
+
     def reset(
         self,
+        env_id: Any = None,
         *,
         seed: int | list[int | None] | None = None,
         options: dict[str, Any] | None = None,
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Resets every env (or those in ``options["reset_mask"]``).
+        """Resets every env, or those in ``env_id``, or those in ``options["reset_mask"]``.
 
-        seed=s gives env i the seed s + i; a list gives one seed (or None) per env;
-        None keeps each env's random stream going.
+        seed=s gives env i the seed s + i; a list gives one seed (or None) per env
+        (per env of ``env_id`` when given); None keeps each env's random stream going.
+        With ``env_id``, only those envs' rows are returned, in the order of ``env_id``.
         """
         options = dict(options or {})
         reset_mask = options.pop("reset_mask", None)
         if options:
             raise TypeError(f"unknown reset options {sorted(options)}; only 'reset_mask'")
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            seeds: Any = [int(seed) + i for i in range(self.num_envs)]
-        elif seed is None:
-            seeds = None
-        else:
-            seeds = list(seed)
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"got {len(seeds)} seeds for num_envs={self.num_envs}")
+        if env_id is not None:
+            if reset_mask is not None:
+                raise ValueError("give env_id or options['reset_mask'], not both")
+            ids = check_env_ids(env_id, self.num_envs)
+            seeds = self._take_seeds(seed, ids)
+            obs, info = self._pool.reset(ids, seeds)
+            self._remember_rows(obs, ids)
+            return obs, info
+        all_ids = np.arange(self.num_envs, dtype=np.int32)
         if reset_mask is None:
-            obs, info = self._pool.reset(None, seeds)
+            obs, info = self._pool.reset(None, self._take_seeds(seed, all_ids))
             self._remember(obs)
             return obs, info
-        return self._masked_reset(reset_mask, seeds)
+        return self._masked_reset(reset_mask, seed)
 
-    def _masked_reset(self, mask: Any, seeds: list | None) -> tuple[np.ndarray, dict[str, Any]]:
-        if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_:
-            raise TypeError("options['reset_mask'] must be a numpy bool array")
+    def _take_seeds(self, seed: Any, ids: np.ndarray) -> list[int | None] | None:
+        """The seed of each env in ``ids`` (None: keep its stream); records them."""
+        if seed is None:
+            return None
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            seeds: list[int | None] = [int(seed) + int(i) for i in ids]
+        else:
+            seeds = list(seed)
+            if len(seeds) != len(ids):
+                raise ValueError(
+                    f"If seeds are passed as a list the length must match the {len(ids)} envs "
+                    f"reset, but got length={len(seeds)}."
+                )
+        for i, s in zip(ids, seeds, strict=True):
+            if s is not None:
+                if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0:
+                    raise ValueError(f"seeds must be ints >= 0 or None, got {s!r}")
+                self._seeds[int(i)] = int(s)
+        return seeds
+
+    def _masked_reset(self, mask: Any, seed: Any) -> tuple[np.ndarray, dict[str, Any]]:
+        key = "`options['reset_mask']`"
+        if not isinstance(mask, np.ndarray):
+            raise TypeError(f"{key} must be a numpy array, got {type(mask)}")
         if mask.shape != (self.num_envs,):
-            raise ValueError(
-                f"options['reset_mask'] must have shape ({self.num_envs},), got {mask.shape}"
-            )
+            raise ValueError(f"{key} must have shape `({self.num_envs},)`, got {mask.shape}")
+        if mask.dtype != np.bool_:
+            raise TypeError(f"{key} must have `dtype=np.bool_`, got {mask.dtype}")
         if not mask.any():
-            raise ValueError("options['reset_mask'] must select at least one env")
+            raise ValueError(
+                f"{key} must contain a boolean array with at least one True value, "
+                f"got reset_mask={mask}"
+            )
         if self.is_async and not mask.all():
             raise CallOrderError(
                 "reset_mask needs sync mode (batch_size == num_envs); in async mode use "
@@ -101,17 +147,26 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
         if self._last_obs is None and not mask.all():
             raise CallOrderError("reset() every env once before a masked reset")
         ids = np.flatnonzero(mask).astype(np.int32)
-        sub_seeds = None if seeds is None else [seeds[i] for i in ids]
+        if seed is None or isinstance(seed, (int, np.integer)):
+            sub_seeds = self._take_seeds(seed, ids)
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(
+                    "If seeds are passed as a list the length must match "
+                    f"num_envs={self.num_envs} but got length={len(seeds)}."
+                )
+            sub_seeds = self._take_seeds([seeds[i] for i in ids], ids)
         sub_obs, sub_info = self._pool.reset(ids, sub_seeds)
         obs = sub_obs if mask.all() else self._last_obs.copy()
         obs[ids] = sub_obs
         self._remember(obs)
         info: dict[str, Any] = {}
-        for key, value in sub_info.items():
+        for key_name, value in sub_info.items():
             full = np.zeros((self.num_envs, *value.shape[1:]), dtype=value.dtype)
             full[ids] = value
-            info[key] = full
-            info[f"_{key}"] = mask.copy()
+            info[key_name] = full
+            info[f"_{key_name}"] = mask.copy()
         return obs, info
 
     def step(
@@ -136,11 +191,12 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
         self._remember_rows(result[0], result[4]["env_id"])
         return result
 
-    def render(self, env_id: Any = None) -> np.ndarray:
-        """Every env's current frame (or those in ``env_id``), as (n, height, width, 3) uint8."""
+    def render(self, env_id: Any = None) -> tuple[np.ndarray, ...]:
+        """Every env's current frame (or those in ``env_id``): a tuple of (height, width, 3)
+        uint8 arrays, as gymnasium's VectorEnv returns; ``np.stack`` makes one array."""
         if self.render_mode != "rgb_array":
             raise ValueError("make the pool with render_mode='rgb_array' to render it")
-        return self._pool.render(env_id)
+        return tuple(self._pool.render(env_id))
 
     def close_extras(self, **kwargs: Any) -> None:
         self._pool.close()
@@ -148,7 +204,7 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
     def __repr__(self) -> str:
         mode = "async" if self.is_async else "sync"
         return (
-            f"GymnasiumEnvPool({self.spec_info.task_id!r}, num_envs={self.num_envs}, "
+            f"GymnasiumEnvPool({self.spec.id!r}, num_envs={self.num_envs}, "
             f"batch_size={self.batch_size}, {mode})"
         )
 

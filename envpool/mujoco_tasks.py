@@ -33,6 +33,22 @@ TASKS: dict[str, tuple[str, int]] = {
 }
 
 
+# The timestep of each task's model file, for gymnasium's render_fps = 1 / (timestep * frame_skip).
+MODEL_TIMESTEP = {
+    "Ant-v5": 0.01,
+    "HalfCheetah-v5": 0.01,
+    "Hopper-v5": 0.002,
+    "Humanoid-v5": 0.003,
+    "HumanoidStandup-v5": 0.003,
+    "InvertedDoublePendulum-v5": 0.01,
+    "InvertedPendulum-v5": 0.02,
+    "Pusher-v5": 0.01,
+    "Reacher-v5": 0.01,
+    "Swimmer-v5": 0.01,
+    "Walker2d-v5": 0.002,
+}
+
+
 def _mujoco_package_dir() -> str:
     """The installed mujoco package's folder; ImportError naming the version needed."""
     fix = f"pip install mujoco=={MUJOCO_VERSION}"
@@ -86,6 +102,9 @@ for _task_id, (_cls, _max_episode_steps) in TASKS.items():
         f"envpool.mujoco_tasks:{_cls}",
         max_episode_steps=_max_episode_steps,
         option_hook=_options,
+        render_fps=lambda config, dt=MODEL_TIMESTEP[_task_id]: round(
+            1.0 / (dt * config["frame_skip"])
+        ),
     )
 
 

@@ -24,11 +24,17 @@ class TaskSpec:
     options: Mapping[str, Any] = field(default_factory=dict)
     option_hook: Callable[[], Mapping[str, Any]] | None = None
     """Computes more default options when a pool is made (e.g. a ROM file's path)."""
+    fps: int | Callable[[Mapping[str, Any]], int] | None = None
+    """Frames per second of the task's rendering, or a function of its config."""
 
     def default_options(self) -> dict[str, Any]:
         """The task's option overrides, the hook's included."""
         hooked = self.option_hook() if self.option_hook is not None else {}
         return {**self.options, **hooked}
+
+    def render_fps(self, config: Mapping[str, Any]) -> int | None:
+        """The ``metadata["render_fps"]`` of a pool made with ``config``."""
+        return self.fps(config) if callable(self.fps) else self.fps
 
     def load(self) -> Any:
         """The env class, checked to be built against this envpool's headers."""
@@ -64,6 +70,7 @@ def register(
     max_episode_steps: int | None = None,
     *,
     option_hook: Callable[[], Mapping[str, Any]] | None = None,
+    render_fps: int | Callable[[Mapping[str, Any]], int] | None = None,
     **options: Any,
 ) -> None:
     """Registers ``task_id``, served by the env class at ``entry_point``.
@@ -71,7 +78,9 @@ def register(
     ``options`` override the env's own defaults for this task;
     ``max_episode_steps`` is the task's default time limit (None: no limit);
     ``option_hook()``, if given, supplies more option defaults when a pool is
-    made (for values known only at run time, such as a data file's path).
+    made (for values known only at run time, such as a data file's path);
+    ``render_fps`` is the frame rate a video of the task plays at (or a function
+    of the task's config giving it).
     """
     if not isinstance(task_id, str) or not task_id:
         raise ValueError("task_id must be a non-empty string")
@@ -81,7 +90,9 @@ def register(
         raise ValueError(f"max_episode_steps must be >= 1 or None, got {max_episode_steps}")
     if task_id in _tasks:
         raise ValueError(f"task id {task_id!r} is already registered")
-    _tasks[task_id] = TaskSpec(task_id, entry_point, max_episode_steps, dict(options), option_hook)
+    _tasks[task_id] = TaskSpec(
+        task_id, entry_point, max_episode_steps, dict(options), option_hook, render_fps
+    )
 
 
 def _load_plugins() -> None:

@@ -40,7 +40,7 @@ def main(steps: int = 200) -> None:
             "HalfCheetah-v5", num_envs=4, render_mode="rgb_array", width=160, height=120
         )
         frames.reset(seed=0)
-        print("rendered a batch of frames:", frames.render().shape)
+        print("rendered a batch of frames:", np.stack(frames.render()).shape)
     except RuntimeError as exc:  # no EGL / OpenGL driver on this machine
         print("rendering skipped:", exc)
 

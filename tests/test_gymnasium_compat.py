@@ -186,11 +186,13 @@ def test_wrapper_stack_in_same_step_mode():
     env.close()
 
 
-def test_reset_signature_is_keyword_only_like_gymnasium():
+def test_reset_takes_gymnasium_keywords_and_the_original_env_id():
     with envpool.make("CartPole-v1", num_envs=2) as env:
-        with pytest.raises(TypeError):
-            env.reset(0)
         obs, _ = env.reset(seed=0, options=None)
+        assert obs.shape == (2, 4)
+        only, info = env.reset(1)  # the original EnvPool's reset(env_id)
+        assert only.shape == (1, 4)
+        np.testing.assert_array_equal(info["env_id"], [1])
         assert obs.shape == (2, 4)
         with pytest.raises(TypeError):
             env.reset(options={"no_such_option": 1})

@@ -17,7 +17,9 @@ import envpool
 
 def _render_or_skip(env: object) -> np.ndarray:
     try:
-        return env.render()  # type: ignore[attr-defined]
+        frames = env.render()  # type: ignore[attr-defined]
+        assert isinstance(frames, tuple)  # gymnasium's VectorEnv.render returns a tuple
+        return np.stack(frames)
     except RuntimeError as exc:
         if "EGL" in str(exc) and not os.environ.get("ENVPOOL_REQUIRE_RENDER"):
             pytest.skip(f"no offscreen OpenGL here: {exc}")
@@ -36,7 +38,7 @@ def test_render_batch_shape_and_content() -> None:
     np.testing.assert_array_equal(only[0], frames[1])
     for _ in range(20):
         env.step(np.full((3, 3), [1.0, -1.0, 1.0], dtype=np.float32))
-    moved = env.render()
+    moved = np.stack(env.render())
     assert np.abs(moved.astype(int) - frames.astype(int)).mean() > 0.5
     env.close()
 

@@ -109,6 +109,13 @@ inline py::array AsActionArray(const py::object& actions, const ArraySpec& spec,
         "actions must be array-like, got " +
         std::string(py::str(py::type::of(actions).attr("__name__"))));
   }
+  if (array.ndim() == 0) {
+    // gymnasium's vector envs raise TypeError for a scalar: it is not a batch.
+    throw py::type_error("actions must hold one row per env (" +
+                         std::to_string(n) +
+                         " rows), got a scalar; pass an array such as "
+                         "env.action_space.sample()");
+  }
   const char kind = array.dtype().kind();
   if (discrete && kind != 'i' && kind != 'u') {
     throw py::type_error("discrete actions need an integer dtype, got " +
