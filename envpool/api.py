@@ -71,6 +71,16 @@ class EnvSpec:
         return self.config["max_episode_steps"]
 
     @property
+    def reward_threshold(self) -> float | None:
+        """gymnasium's reward threshold for this task id, None if gymnasium has none."""
+        import gymnasium
+
+        try:
+            return gymnasium.spec(self.task_id).reward_threshold
+        except gymnasium.error.Error:
+            return None
+
+    @property
     def options(self) -> dict[str, Any]:
         """The env's own options, without the pool's arguments."""
         return {k: v for k, v in self.config.items() if k not in POOL_KEYS}
@@ -218,24 +228,25 @@ def make(
     autoreset_mode: str | AutoresetMode = "next_step",
     thread_affinity_offset: int = -1,
     render_mode: str | None = None,
-    original_api: bool = False,
+    original_api: bool | None = None,
     **task_options: Any,
 ) -> Any:
     """Creates a pool of ``num_envs`` copies of ``task_id``.
 
-    env_type: "gymnasium" (or its alias "gym") for a gymnasium.vector.VectorEnv,
+    env_type: "gymnasium" or "gym" for a gymnasium.vector.VectorEnv,
     "dm" for a dm_env.Environment. batch_size < num_envs gives async mode
     (send/recv). num_threads defaults to min(num_envs, CPU cores). Env i is
     seeded with seed + i (seed=None draws a random seed). max_episode_steps
     defaults to the task's gymnasium TimeLimit. render_mode="rgb_array" lets
     render() return every env's frame (a tuple, as gymnasium's VectorEnv does).
     original_api=True behaves as the original EnvPool where its interface and
-    gymnasium's conflict (observation_space and action_space describe one env);
-    see docs/migration.md. task_options are the env's own options (see
-    make_spec(task_id).config); a list or tuple gives one value per env, except
-    for a tuple-valued option such as a (low, high) range, where a list of tuples
-    does. The original EnvPool's max_num_players=1 and gym_reset_return_info are
-    accepted.
+    gymnasium's conflict (observation_space and action_space describe one env,
+    float32 rewards, ...; see envpool.original_api and docs/migration.md); it is
+    the default for env_type="gym", the original's name for its gym flavour.
+    task_options are the env's own options (see make_spec(task_id).config); a list
+    or tuple gives one value per env, except for a tuple-valued option such as a
+    (low, high) range, where a list of tuples does. The original EnvPool's
+    max_num_players=1 and gym_reset_return_info are accepted.
     """
     if env_type not in ENV_TYPES:
         close = difflib.get_close_matches(str(env_type), ENV_TYPES, n=1)
@@ -259,9 +270,15 @@ def make(
             "env_type='dm' always resets on the step after a LAST time step; "
             "leave autoreset_mode at 'next_step'"
         )
+    if original_api is None:
+        original_api = env_type == "gym"
     if not isinstance(original_api, (bool, np.bool_)):
-        raise TypeError(f"original_api must be a bool, got {original_api!r}")
+        raise TypeError(f"original_api must be a bool or None, got {original_api!r}")
     env_cls = task.load()
+    if original_api:
+        from envpool.original_api import original_option_defaults
+
+        task_options = {**original_option_defaults(env_cls.default_config()), **task_options}
     if render_mode not in (None, "rgb_array"):
         raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
     if render_mode is not None and not env_cls.can_render:
@@ -278,13 +295,19 @@ def make(
         _mode_name(mode),
         pool_args.thread_affinity_offset,
     )
+    if original_api:
+        from envpool.original_api import OriginalDmEnvPool, OriginalGymEnvPool
+
+        if env_type == "dm":
+            return OriginalDmEnvPool(pool, spec)
+        return OriginalGymEnvPool(pool, spec, mode, render_mode)
     if env_type == "dm":
         from envpool.dm import DmEnvPool
 
         return DmEnvPool(pool, spec)
     from envpool.gymnasium_env import GymnasiumEnvPool
 
-    return GymnasiumEnvPool(pool, spec, mode, render_mode, original_api=bool(original_api))
+    return GymnasiumEnvPool(pool, spec, mode, render_mode)
 
 
 def make_gymnasium(task_id: str, **kwargs: Any) -> Any:
@@ -293,7 +316,8 @@ def make_gymnasium(task_id: str, **kwargs: Any) -> Any:
 
 
 def make_gym(task_id: str, **kwargs: Any) -> Any:
-    """Same as make_gymnasium: gym's API lives on as gymnasium."""
+    """``make(task_id, env_type="gym", ...)``: the gymnasium API (5-tuples) with the
+    original EnvPool's conventions (original_api=True) unless told otherwise."""
     return make(task_id, env_type="gym", **kwargs)
 
 

@@ -37,15 +37,17 @@ class DmEnvPool(PoolHandle, dm_env.Environment):
         self.num_envs = num_envs = spec.config.num_envs
         self.batch_size = spec.config.batch_size
         self.is_async = self.batch_size < num_envs
-        self._observation_spec = {
-            "obs": spec.observation_spec,
-            "env_id": specs.BoundedArray((), np.int32, 0, num_envs - 1, name="env_id"),
-            "elapsed_step": specs.Array((), np.int32, name="elapsed_step"),
-            **{
-                name: specs.Array(shape, dtype, name=name)
-                for name, (dtype, shape) in spec.info.items()
-            },
-        }
+        self._observation_spec = Config(
+            {
+                "obs": spec.observation_spec,
+                "env_id": specs.BoundedArray((), np.int32, 0, num_envs - 1, name="env_id"),
+                "elapsed_step": specs.Array((), np.int32, name="elapsed_step"),
+                **{
+                    name: specs.Array(shape, dtype, name=name)
+                    for name, (dtype, shape) in spec.info.items()
+                },
+            }
+        )
 
     @property
     def config(self) -> dict[str, Any]:

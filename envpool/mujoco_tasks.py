@@ -8,6 +8,7 @@ Model files come from the installed gymnasium's MuJoCo assets.
 from __future__ import annotations
 
 import ctypes
+import importlib
 import importlib.util
 import os
 from importlib import metadata
@@ -113,6 +114,4 @@ def __getattr__(name: str) -> Any:
     if name not in {cls for cls, _ in TASKS.values()}:
         raise AttributeError(name)
     _load_library()
-    from envpool import _mujoco
-
-    return getattr(_mujoco, name)
+    return getattr(importlib.import_module("envpool._mujoco"), name)

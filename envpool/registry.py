@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import os
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -41,9 +42,18 @@ class TaskSpec:
         from envpool import __version__
 
         module_name, _, attr = self.entry_point.partition(":")
-        module = importlib.import_module(module_name)
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.startswith("envpool._"):
+                raise ImportError(missing_extension_message(exc.name)) from None
+            raise
         try:
             env_class = getattr(module, attr)
+        except ModuleNotFoundError as exc:  # a module that loads its extension lazily
+            if exc.name and exc.name.startswith("envpool._"):
+                raise ImportError(missing_extension_message(exc.name)) from None
+            raise
         except AttributeError:
             raise ImportError(
                 f"task {self.task_id!r}: module {module_name!r} has no env class {attr!r}; "
@@ -58,6 +68,24 @@ class TaskSpec:
                 "--no-cache-dir <package>)"
             )
         return env_class
+
+
+def missing_extension_message(module: str) -> str:
+    """Why envpool's compiled ``module`` is missing, and what to do about it."""
+    package_dir = os.path.dirname(os.path.abspath(__file__))
+    checkout = os.path.dirname(package_dir)
+    if os.path.exists(os.path.join(checkout, "pyproject.toml")):
+        return (
+            f"No module named {module!r}: Python imported envpool from the source checkout "
+            f"{checkout} (the current folder, or one on PYTHONPATH), which holds no compiled "
+            "extension, instead of the installed package. Run Python from another folder "
+            f"(cd ..), or build the checkout in place for development: cd {checkout} && "
+            "pip install -e ."
+        )
+    return (
+        f"No module named {module!r}: envpool's compiled extension is missing from "
+        f"{package_dir}; reinstall envpool (pip install --force-reinstall --no-cache-dir envpool)"
+    )
 
 
 _tasks: dict[str, TaskSpec] = {}

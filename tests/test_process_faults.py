@@ -67,6 +67,10 @@ CTRL_C = """
 import os, signal, threading, time
 import numpy as np
 
+# A process started as a background job inherits SIGINT as ignored, and Python
+# then installs no KeyboardInterrupt handler: install the one these tests rely on.
+signal.signal(signal.SIGINT, signal.default_int_handler)
+
 def interrupt_after(seconds):
     sent = {}
     def fire():

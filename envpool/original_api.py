@@ -1,0 +1,134 @@
+"""The original EnvPool's interface, where it conflicts with gymnasium's.
+
+``envpool.make(..., original_api=True)`` (the default for ``env_type="gym"``, the
+original's name for its gym flavour, and for everything in ``envpool.registration``)
+returns pools that behave as EnvPool 1.2 did: ``observation_space`` and
+``action_space`` describe one env, rewards (and dm discounts) are float32, ``info``
+has ``players``, a pool is also a ``gymnasium.Env``, ``spec.observation_spec()`` and
+``spec.action_spec()`` are methods, ``seed()`` warns that seeds are set by ``make``,
+and Atari tasks use the original's episodic-life rule and always report the RAM.
+docs/migration.md lists what is not provided.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import dm_env
+import gymnasium
+import numpy as np
+
+from envpool.api import Config, EnvSpec
+from envpool.dm import DmEnvPool
+from envpool.gymnasium_env import GymnasiumEnvPool
+
+ORIGINAL_OPTION_DEFAULTS = {
+    # The original ends an episodic-life episode on a life loss only while lives remain.
+    "zero_lives_ends_episode": False,
+    # The original always reports the 128-byte Atari RAM as info["ram"].
+    "include_ram": True,
+}
+
+
+def original_option_defaults(task_defaults: dict[str, Any]) -> dict[str, Any]:
+    """The original's defaults for the options this task has."""
+    return {k: v for k, v in ORIGINAL_OPTION_DEFAULTS.items() if k in task_defaults}
+
+
+class OriginalSpec:
+    """An EnvSpec as the original EnvPool shaped it: ``observation_spec()`` and
+    ``action_spec()`` are methods, ``config`` reads as attributes, spaces are one env's."""
+
+    def __init__(self, spec: EnvSpec) -> None:
+        self._spec = spec
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._spec, name)
+
+    def observation_spec(self) -> Config:
+        """The dm_env specs of the observation and of each info array, by name."""
+        specs = {
+            name: dm_env.specs.Array(shape, dtype, name=name)
+            for name, (dtype, shape) in self._spec.info.items()
+        }
+        return Config(obs=self._spec.observation_spec, **specs)
+
+    def action_spec(self) -> dm_env.specs.Array:
+        return self._spec.action_spec
+
+    def __repr__(self) -> str:
+        return f"OriginalSpec({self._spec.task_id!r}, config={dict(self._spec.config)})"
+
+
+def _warn_seed() -> None:
+    warnings.warn(
+        "seed() does nothing: an envpool pool is seeded by make(seed=...) (env i gets "
+        "seed + i); reseed with reset(seed=...)",
+        UserWarning,
+        stacklevel=3,
+    )
+
+
+def _with_players(info: dict[str, Any]) -> dict[str, Any]:
+    info["players"] = Config(env_id=info["env_id"])
+    return info
+
+
+class OriginalGymEnvPool(GymnasiumEnvPool, gymnasium.Env):
+    """A gymnasium pool with the original EnvPool's conventions (see the module doc)."""
+
+    def __init__(self, pool: Any, spec: EnvSpec, *args: Any, **kwargs: Any) -> None:
+        super().__init__(pool, spec, *args, original_api=True, **kwargs)
+        self.spec = OriginalSpec(spec)  # type: ignore[assignment]
+        self._discrete = isinstance(spec.action_space, gymnasium.spaces.Discrete)
+
+    def seed(self, seed: Any = None) -> None:
+        _warn_seed()
+
+    def _actions(self, actions: Any) -> Any:
+        # The original cast any action array to the action dtype, e.g. float -> int.
+        if self._discrete and isinstance(actions, np.ndarray) and actions.dtype.kind == "f":
+            return actions.astype(np.int64)
+        return actions
+
+    def step(self, actions: Any, env_id: Any = None) -> Any:
+        obs, rew, term, trunc, info = super().step(self._actions(actions), env_id)
+        return obs, rew.astype(np.float32), term, trunc, _with_players(info)
+
+    def send(self, actions: Any, env_id: Any = None) -> None:
+        super().send(self._actions(actions), env_id)
+
+    def recv(self) -> Any:
+        obs, rew, term, trunc, info = super().recv()
+        return obs, rew.astype(np.float32), term, trunc, _with_players(info)
+
+    def reset(self, env_id: Any = None, **kwargs: Any) -> Any:
+        obs, info = super().reset(env_id, **kwargs)
+        return obs, _with_players(info)
+
+
+class OriginalDmEnvPool(DmEnvPool):
+    """A dm_env pool with the original EnvPool's conventions (see the module doc)."""
+
+    def __init__(self, pool: Any, spec: EnvSpec) -> None:
+        super().__init__(pool, spec)
+        self.spec = OriginalSpec(spec)  # type: ignore[assignment]
+
+    def seed(self, seed: Any = None) -> None:
+        _warn_seed()
+
+    def reward_spec(self) -> dm_env.specs.Array:
+        return dm_env.specs.Array((), np.float32, name="reward")
+
+    def discount_spec(self) -> dm_env.specs.BoundedArray:
+        return dm_env.specs.BoundedArray((), np.float32, 0.0, 1.0, name="discount")
+
+    def _time_step(self, *result: Any) -> dm_env.TimeStep:  # type: ignore[override]
+        ts = super()._time_step(*result)
+        observation = ts.observation
+        observation["players"] = Config(env_id=observation["env_id"])
+        return ts._replace(
+            reward=np.asarray(ts.reward, np.float32),
+            discount=np.asarray(ts.discount, np.float32),
+        )
