@@ -300,7 +300,7 @@ def make(
 
         if env_type == "dm":
             return OriginalDmEnvPool(pool, spec)
-        return OriginalGymEnvPool(pool, spec, mode, render_mode)
+        return OriginalGymEnvPool(pool, spec, mode, render_mode, env_type=env_type)
     if env_type == "dm":
         from envpool.dm import DmEnvPool
 

@@ -36,15 +36,44 @@ def original_option_defaults(task_defaults: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in ORIGINAL_OPTION_DEFAULTS.items() if k in task_defaults}
 
 
+def to_legacy_gym_space(space: gymnasium.Space) -> Any:
+    """``space`` as the legacy ``gym`` package's space, or unchanged if gym is not installed."""
+    try:
+        import gym  # type: ignore[import-not-found]
+    except ImportError:
+        return space
+    if isinstance(space, gymnasium.spaces.Discrete):
+        return gym.spaces.Discrete(int(space.n), start=int(space.start))
+    if isinstance(space, gymnasium.spaces.Box):
+        return gym.spaces.Box(space.low, space.high, space.shape, space.dtype)
+    return space
+
+
 class OriginalSpec:
     """An EnvSpec as the original EnvPool shaped it: ``observation_spec()`` and
-    ``action_spec()`` are methods, ``config`` reads as attributes, spaces are one env's."""
+    ``action_spec()`` are methods, ``config`` reads as attributes, spaces are one env's.
 
-    def __init__(self, spec: EnvSpec) -> None:
+    With ``legacy_gym_spaces`` (env_type="gym"), ``observation_space`` and
+    ``action_space`` are the legacy ``gym`` package's spaces when it is installed, as
+    the original's were; TorchRL's MultiThreadedEnv converts them with gym's rules.
+    """
+
+    def __init__(self, spec: EnvSpec, legacy_gym_spaces: bool = False) -> None:
         self._spec = spec
+        self._legacy = legacy_gym_spaces
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._spec, name)
+
+    @property
+    def observation_space(self) -> Any:
+        space = self._spec.observation_space
+        return to_legacy_gym_space(space) if self._legacy else space
+
+    @property
+    def action_space(self) -> Any:
+        space = self._spec.action_space
+        return to_legacy_gym_space(space) if self._legacy else space
 
     def observation_spec(self) -> Config:
         """The dm_env specs of the observation and of each info array, by name."""
@@ -78,9 +107,11 @@ def _with_players(info: dict[str, Any]) -> dict[str, Any]:
 class OriginalGymEnvPool(GymnasiumEnvPool, gymnasium.Env):
     """A gymnasium pool with the original EnvPool's conventions (see the module doc)."""
 
-    def __init__(self, pool: Any, spec: EnvSpec, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, pool: Any, spec: EnvSpec, *args: Any, env_type: str = "gym", **kwargs: Any
+    ) -> None:
         super().__init__(pool, spec, *args, original_api=True, **kwargs)
-        self.spec = OriginalSpec(spec)  # type: ignore[assignment]
+        self.spec = OriginalSpec(spec, legacy_gym_spaces=env_type == "gym")  # type: ignore[assignment]
         self._discrete = isinstance(spec.action_space, gymnasium.spaces.Discrete)
 
     def seed(self, seed: Any = None) -> None:
