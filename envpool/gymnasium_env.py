@@ -54,8 +54,9 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
         self.render_mode = render_mode
         self.closed = False
         self._seeds: list[int] = [spec.config.seed + i for i in range(self.num_envs)]
+        # A private copy of every env's latest observation, for reset_mask: the
+        # arrays handed to the caller may be written to (gymnasium's wrappers do).
         self._last_obs: np.ndarray | None = None
-        self._last_obs_owned = False
 
     @property
     def config(self) -> dict[str, Any]:
@@ -175,8 +176,7 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
         """Steps every env (or those in ``env_id``) and returns the batch."""
         result = self._pool.step(actions, env_id)
         if env_id is None and not self.is_async:
-            self._last_obs = result[0]
-            self._last_obs_owned = False
+            self._remember(result[0])
         else:
             self._remember_rows(result[0], result[4]["env_id"])
         return result
@@ -209,15 +209,16 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
         )
 
     def _remember(self, obs: np.ndarray) -> None:
-        self._last_obs = obs
-        self._last_obs_owned = False
+        if self.is_async:
+            return
+        if self._last_obs is None or self._last_obs.shape != obs.shape:
+            self._last_obs = obs.copy()
+        else:
+            np.copyto(self._last_obs, obs)
 
     def _remember_rows(self, obs: np.ndarray, env_ids: np.ndarray) -> None:
         # Only sync pools keep the latest observation of every env, for
         # reset_mask; in async mode masked resets are refused instead.
         if self.is_async or self._last_obs is None:
             return
-        if not self._last_obs_owned:
-            self._last_obs = self._last_obs.copy()
-            self._last_obs_owned = True
         self._last_obs[env_ids] = obs
