@@ -1,4 +1,4 @@
-"""The Atari tasks: one task id per ROM that ale-py 0.12.1 ships, e.g. Pong-v5.
+"""The Atari tasks: one task id per single-player ROM that ale-py 0.12.1 ships, e.g. Pong-v5.
 
 The ROM list is fixed here, so that the task ids are known without importing
 ale-py; the ROM files themselves come from the installed ale-py package when a
@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from envpool.registry import register
+from envpool.registry import mark_unavailable, register
 
 ALE_PY_VERSION = "0.12.1"
 MAX_EPISODE_STEPS = 27000  # 108,000 emulator frames at frame_skip=4
@@ -39,7 +39,6 @@ ROM_IDS = (
     "casino",
     "centipede",
     "chopper_command",
-    "combat",
     "crazy_climber",
     "crossbow",
     "darkchambers",
@@ -67,7 +66,6 @@ ROM_IDS = (
     "ice_hockey",
     "jamesbond",
     "journey_escape",
-    "joust",
     "kaboom",
     "kangaroo",
     "keystone_kapers",
@@ -79,7 +77,6 @@ ROM_IDS = (
     "laser_gates",
     "lost_luggage",
     "mario_bros",
-    "maze_craze",
     "miniature_golf",
     "montezuma_revenge",
     "mr_do",
@@ -119,17 +116,35 @@ ROM_IDS = (
     "video_chess",
     "video_cube",
     "video_pinball",
-    "warlords",
     "wizard_of_wor",
     "word_zapper",
     "yars_revenge",
     "zaxxon",
 )
 
+# ale-py ships these ROMs for multi-player use only: ALE has no single-player
+# settings (score, lives, game over) for them and ale-py registers no
+# ALE/<Game>-v5 for them, so they get no task id.
+MULTI_PLAYER_ROM_IDS = ("combat", "joust", "maze_craze", "warlords")
+
 
 def task_name(rom_id: str) -> str:
     """ "montezuma_revenge" -> "MontezumaRevenge", "tic_tac_toe_3d" -> "TicTacToe3D"."""
     return "".join(p.upper() if p[0].isdigit() else p.capitalize() for p in rom_id.split("_"))
+
+
+def _multi_player_reason(rom_id: str) -> str:
+    game = task_name(rom_id)
+    return (
+        f"{game}-v5 is not available: ale-py {ALE_PY_VERSION} ships the {game} ROM "
+        "for multi-player use only; ALE's single-player interface, which envpool runs, "
+        "has no settings (score, lives, game over) for it, and ale-py registers no "
+        f"ALE/{game}-v5 either"
+    )
+
+
+UNAVAILABLE_TASKS = {f"{task_name(r)}-v5": _multi_player_reason(r) for r in MULTI_PLAYER_ROM_IDS}
+"""Task ids a user may expect from ale-py's ROM list that cannot run: id -> why."""
 
 
 def rom_options(rom_id: str) -> dict[str, Any]:
@@ -156,4 +171,8 @@ for _rom_id in ROM_IDS:
         "envpool._core:Atari",
         max_episode_steps=MAX_EPISODE_STEPS,
         option_hook=lambda rom_id=_rom_id: rom_options(rom_id),
+        render_fps=30,  # ale-py's AtariEnv.metadata
     )
+
+for _task_id, _reason in UNAVAILABLE_TASKS.items():
+    mark_unavailable(_task_id, _reason)

@@ -89,6 +89,7 @@ def missing_extension_message(module: str) -> str:
 
 
 _tasks: dict[str, TaskSpec] = {}
+_unavailable: dict[str, str] = {}
 _plugins_loaded = False
 
 
@@ -121,6 +122,12 @@ def register(
     _tasks[task_id] = TaskSpec(
         task_id, entry_point, max_episode_steps, dict(options), option_hook, render_fps
     )
+
+
+def mark_unavailable(task_id: str, reason: str) -> None:
+    """Makes ``task_id``, which users may expect but which cannot run, fail with
+    ``ValueError(reason)`` instead of "unknown task id"; list_all_envs leaves it out."""
+    _unavailable[task_id] = reason
 
 
 def _load_plugins() -> None:
@@ -156,6 +163,8 @@ def get_task(task_id: str) -> TaskSpec:
     try:
         return _tasks[task_id]
     except KeyError:
+        if task_id in _unavailable:
+            raise ValueError(_unavailable[task_id]) from None
         close = difflib.get_close_matches(task_id, _tasks, n=3, cutoff=0.5)
         hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
         raise ValueError(

@@ -382,7 +382,7 @@ def test_render_gives_the_rgb_screen() -> None:
         "Pong-v5", num_envs=2, noop_max=0, use_fire_reset=False, render_mode="rgb_array"
     ) as env:
         env.reset()
-        frames = env.render()
+        frames = np.stack(env.render())
         assert frames.shape == (2, 210, 160, 3) and frames.dtype == np.uint8
         np.testing.assert_array_equal(frames[0], ale.getScreenRGB())
         np.testing.assert_array_equal(frames[1], ale.getScreenRGB())

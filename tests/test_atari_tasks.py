@@ -1,5 +1,5 @@
-"""Atari tasks: one per ROM ale-py ships, ALE linked so that ale_py can live beside it,
-and clear errors when a game, ale-py or a ROM is missing."""
+"""Atari tasks: one per single-player ROM ale-py ships, ALE linked so that ale_py can live
+beside it, and clear errors when a game, ale-py or a ROM is missing."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 import envpool
-from envpool.atari_tasks import ROM_IDS, task_name
+from envpool.atari_tasks import MULTI_PLAYER_ROM_IDS, ROM_IDS, task_name
+from envpool.registry import get_task
 
 ale_py = pytest.importorskip("ale_py")
 
@@ -27,23 +28,49 @@ def _run(code: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_one_task_per_rom_that_ale_py_ships() -> None:
+def _listed_atari_tasks() -> set[str]:
+    return {t for t in envpool.list_all_envs() if get_task(t).entry_point == "envpool._core:Atari"}
+
+
+def test_one_task_per_single_player_rom_that_ale_py_ships() -> None:
     shipped = set(ale_py.roms.get_all_rom_ids())
-    assert set(ROM_IDS) == shipped
-    assert len(shipped) > 100
-    tasks = set(envpool.list_all_envs())
+    assert set(ROM_IDS) | set(MULTI_PLAYER_ROM_IDS) == shipped
+    assert not set(ROM_IDS) & set(MULTI_PLAYER_ROM_IDS)
+    assert len(ROM_IDS) == 104
+    tasks = _listed_atari_tasks()
     for name in ["Pong-v5", "Breakout-v5", "MontezumaRevenge-v5", "SpaceInvaders-v5"]:
         assert name in tasks
-    assert {f"{task_name(r)}-v5" for r in ROM_IDS} <= tasks
+    assert tasks == {f"{task_name(r)}-v5" for r in ROM_IDS}
 
 
-def test_task_names_match_gymnasium_ale_names() -> None:
+def test_task_names_are_gymnasium_ale_v5_names() -> None:
     import gymnasium as gym
 
     gym.register_envs(ale_py)
     ale_names = {k[4:] for k in gym.registry if k.startswith("ALE/") and k.endswith("-v5")}
-    ours = {f"{task_name(r)}-v5" for r in ROM_IDS}
-    assert ale_names <= ours
+    assert _listed_atari_tasks() == ale_names
+
+
+def test_every_listed_atari_task_can_be_made() -> None:
+    for task_id in sorted(_listed_atari_tasks()):
+        spec = envpool.make_spec(task_id)
+        assert spec.action_space.n >= 2, task_id
+
+
+@pytest.mark.parametrize("rom_id", MULTI_PLAYER_ROM_IDS)
+def test_multi_player_roms_are_not_tasks_and_say_why(rom_id: str) -> None:
+    game = task_name(rom_id)
+    assert f"{game}-v5" not in envpool.list_all_envs()
+    why = f"{game}-v5 is not available: ale-py .* ships the {game} ROM for multi-player use only"
+    with pytest.raises(ValueError, match=why):
+        envpool.make_spec(f"{game}-v5")
+
+
+@pytest.mark.parametrize("rom_id", MULTI_PLAYER_ROM_IDS)
+def test_multi_player_rom_as_rom_path_says_why_it_cannot_run(rom_id: str) -> None:
+    game = task_name(rom_id)
+    with pytest.raises(ValueError, match=f"is the {game} ROM, which ale-py ships for multi-player"):
+        envpool.make_spec("Pong-v5", rom_path=str(ale_py.roms.get_rom_path(rom_id)))
 
 
 @pytest.mark.parametrize("first", ["ale_py", "envpool"])
@@ -99,6 +126,8 @@ def test_render_returns_every_env_frame() -> None:
         env.reset()
         env.step(np.zeros(3, dtype=np.int64))
         frames = env.render()
+    assert isinstance(frames, tuple) and len(frames) == 3  # as gymnasium's VectorEnv returns
+    frames = np.stack(frames)
     assert frames.shape == (3, 210, 160, 3)
     assert frames.dtype == np.uint8
     assert frames.any()

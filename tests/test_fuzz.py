@@ -102,7 +102,7 @@ class PoolMachine(RuleBasedStateMachine):
             data.draw(st.lists(st.booleans(), min_size=self.num_envs, max_size=self.num_envs))
         )
         if not mask.any():
-            with pytest.raises(ValueError, match="at least one env"):
+            with pytest.raises(ValueError, match="at least one True value"):
                 self.env.reset(options={"reset_mask": mask})
             return
         obs, info = self.env.reset(options={"reset_mask": mask})

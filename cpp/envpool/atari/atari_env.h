@@ -29,9 +29,19 @@
 //                     step, like a game over; the next Reset goes on with the
 //                     same game (no reset_game, no no-ops, FIRE if enabled)
 //                     unless the game is over.
+//   zero_lives_ends_episode
+//                     with episodic_life, whether the life lost to reach 0
+//                     lives ends the episode. true (gymnasium's
+//                     terminal_on_life_loss): every lost life does. false
+//                     (the original EnvPool): only losses that leave lives;
+//                     the last episode then ends at game over, which in some
+//                     games (Atlantis, WizardOfWor) comes well after the
+//                     lives counter reaches 0.
 // Info arrays: lives, reward (the unclipped sum over the skip), terminated
 // (game over), discount (0 at game over, and at a lost life with
-// zero_discount_on_life_loss), and ram (include_ram).
+// zero_discount_on_life_loss), game_return and game_length (the unclipped
+// reward and the steps summed over the running game, across the episodes
+// episodic_life cuts it into), and ram (include_ram).
 //
 // Caveats:
 //   * ALE's reset_game keeps the console's RAM and the emulator's own
@@ -89,6 +99,7 @@ class AtariEnv {
         {"noop_max", std::int64_t{30}},
         {"use_fire_reset", true},
         {"episodic_life", false},
+        {"zero_lives_ends_episode", true},
         {"zero_discount_on_life_loss", false},
         {"reward_clip", false},
         {"repeat_action_probability", 0.0},
@@ -111,7 +122,9 @@ class AtariEnv {
             "action", static_cast<std::int64_t>(rom.actions.size())),
         {MakeArray<std::int32_t>("lives", {}), MakeArray<double>("reward", {}),
          MakeArray<bool>("terminated", {}),
-         MakeArray<float>("discount", {}, {0.0}, {1.0})}};
+         MakeArray<float>("discount", {}, {0.0}, {1.0}),
+         MakeArray<double>("game_return", {}),
+         MakeArray<std::int32_t>("game_length", {})}};
     if (o.include_ram) {
       spec.info.push_back(
           MakeArray<std::uint8_t>("ram", {kRamBytes}, {0.0}, {255.0}));
@@ -167,6 +180,8 @@ class AtariEnv {
       ale_->environment->getEnvironmentRNG().seed(
           static_cast<std::uint32_t>(rng() >> 32));
       ale_->reset_game();
+      game_return_ = 0.0;
+      game_length_ = 0;
       const std::int64_t noops =
           options_.noop_max > 0
               ? 1 + static_cast<std::int64_t>(rng.Below(
@@ -199,7 +214,7 @@ class AtariEnv {
     if (new_game) {
       stack_.FillWithNewest();
     }
-    Write(out, 0.0, false, false);
+    Write(out, 0.0, false, false, false);
   }
 
   void Step(Action action, Rng& rng, Output& out) {
@@ -209,6 +224,7 @@ class AtariEnv {
     double reward = 0.0;
     bool game_over = false;
     bool life_lost = false;
+    bool life_ends_episode = false;
     bool grabbed_last = false;
     for (std::int64_t t = 0; t < skip; ++t) {
       // Sticky actions: with probability p the previous frame's action is
@@ -219,9 +235,13 @@ class AtariEnv {
       reward += ale_->act(last_action_);
       game_over = ale_->game_over(false);
       const int lives = ale_->lives();
-      life_lost = life_lost || lives < lives_;
+      if (lives < lives_) {
+        life_lost = true;
+        life_ends_episode = options_.episodic_life &&
+                            (options_.zero_lives_ends_episode || lives > 0);
+      }
       lives_ = lives;
-      if (game_over || (options_.episodic_life && life_lost)) {
+      if (game_over || life_ends_episode) {
         break;
       }
       if (t == skip - 2) {
@@ -245,8 +265,10 @@ class AtariEnv {
     }
     resize_.Run(pooled_.data(), stack_.NextSlot());
     stack_.Push();
-    continue_game_ = options_.episodic_life && life_lost && !game_over;
-    Write(out, reward, game_over, life_lost);
+    continue_game_ = life_ends_episode && !game_over;
+    game_return_ += reward;
+    ++game_length_;
+    Write(out, reward, game_over, life_lost, life_ends_episode);
   }
 
   // The current screen as RGB, RenderShape() bytes.
@@ -278,6 +300,7 @@ class AtariEnv {
     std::int64_t noop_max;
     bool use_fire_reset;
     bool episodic_life;
+    bool zero_lives_ends_episode;
     bool zero_discount_on_life_loss;
     bool reward_clip;
     double repeat_action_probability;
@@ -302,6 +325,7 @@ class AtariEnv {
         config.Get<std::int64_t>("noop_max"),
         config.Get<bool>("use_fire_reset"),
         config.Get<bool>("episodic_life"),
+        config.Get<bool>("zero_lives_ends_episode"),
         config.Get<bool>("zero_discount_on_life_loss"),
         config.Get<bool>("reward_clip"),
         config.Get<double>("repeat_action_probability"),
@@ -377,6 +401,14 @@ class AtariEnv {
     std::unique_ptr<ale::RomSettings> settings(
         ale::buildRomRLWrapper(o.rom_path, md5));
     if (!settings) {
+      if (const char* game = MultiPlayerOnlyGame(md5)) {
+        throw std::invalid_argument(
+            "rom_path '" + o.rom_path + "' is the " + game +
+            " ROM, which ale-py ships for multi-player use only: ALE's "
+            "single-player interface, which envpool runs, has no settings "
+            "(score, lives, game over) for it, and ale-py registers no ALE/" +
+            game + "-v5 either");
+      }
       throw std::invalid_argument("rom_path '" + o.rom_path +
                                   "' is not a ROM that ALE supports (md5 " +
                                   md5 + ")" + kHint);
@@ -406,6 +438,20 @@ class AtariEnv {
     }
     return {o.full_action_space ? settings->getAllActions()
                                 : settings->getMinimalActionSet()};
+  }
+
+  // The game of a ROM that ale-py ships for multi-player use only (ALE has
+  // no single-player settings for it), by the md5 of ale-py 0.12.1's file;
+  // nullptr for any other ROM.
+  static const char* MultiPlayerOnlyGame(const std::string& md5) {
+    static const std::map<std::string, const char*> kGames = {
+        {"0ef64cdbecccb7049752a3de0b7ade14", "Combat"},
+        {"3276c777cbe97cdd2b4a63ffc16b7151", "Joust"},
+        {"ed2218b3075d15eaa34e3356025ccca3", "MazeCraze"},
+        {"cbe5a166550a8129a5e6d374901dffad", "Warlords"},
+    };
+    const auto it = kGames.find(md5);
+    return it == kGames.end() ? nullptr : it->second;
   }
 
   template <typename T>
@@ -518,21 +564,35 @@ class AtariEnv {
     frame.Convert(ale_->getScreen().getArray(), palette_table_.data());
   }
 
-  void Write(Output& out, double reward, bool game_over, bool life_lost) {
+  // Positions of the info arrays in Spec's list.
+  enum InfoIndex : std::size_t {
+    kLivesInfo,
+    kRewardInfo,
+    kGameOverInfo,
+    kDiscountInfo,
+    kGameReturnInfo,
+    kGameLengthInfo,
+    kRamInfo,
+  };
+
+  void Write(Output& out, double reward, bool game_over, bool life_lost,
+             bool life_ends_episode) {
     stack_.CopyTo(out.Obs<std::uint8_t>().data());
     out.reward = options_.reward_clip
                      ? static_cast<double>((reward > 0.0) - (reward < 0.0))
                      : reward;
-    out.terminated = game_over || (options_.episodic_life && life_lost);
-    out.Info<std::int32_t>(0)[0] = lives_;
-    out.Info<double>(1)[0] = reward;
-    out.Info<bool>(2)[0] = game_over;
-    out.Info<float>(3)[0] =
+    out.terminated = game_over || life_ends_episode;
+    out.Info<std::int32_t>(kLivesInfo)[0] = lives_;
+    out.Info<double>(kRewardInfo)[0] = reward;
+    out.Info<bool>(kGameOverInfo)[0] = game_over;
+    out.Info<float>(kDiscountInfo)[0] =
         game_over || (options_.zero_discount_on_life_loss && life_lost) ? 0.0F
                                                                         : 1.0F;
+    out.Info<double>(kGameReturnInfo)[0] = game_return_;
+    out.Info<std::int32_t>(kGameLengthInfo)[0] = game_length_;
     if (options_.include_ram) {
-      std::memcpy(out.Info<std::uint8_t>(4).data(), ale_->getRAM().array(),
-                  kRamBytes);
+      std::memcpy(out.Info<std::uint8_t>(kRamInfo).data(),
+                  ale_->getRAM().array(), kRamBytes);
     }
   }
 
@@ -554,6 +614,9 @@ class AtariEnv {
   std::vector<std::uint8_t> palette_table_;
   ale::Action last_action_ = ale::PLAYER_A_NOOP;
   int lives_ = 0;
+  // The running game's unclipped reward and steps, over all its episodes.
+  double game_return_ = 0.0;
+  std::int32_t game_length_ = 0;
   // The last step lost a life (episodic_life) without ending the game: the
   // next Reset goes on with the running game.
   bool continue_game_ = false;
