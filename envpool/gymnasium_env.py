@@ -86,7 +86,9 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
 
         seed=s gives env i the seed s + i; a list gives one seed (or None) per env
         (per env of ``env_id`` when given); None keeps each env's random stream going.
-        With ``env_id``, only those envs' rows are returned, in the order of ``env_id``.
+        With ``env_id``, only those envs' rows are returned, in the order of ``env_id``,
+        and ``info`` holds only the arrays with one value per env (as in the original
+        EnvPool); array-valued info such as ``state`` comes with the next step.
         """
         options = dict(options or {})
         reset_mask = options.pop("reset_mask", None)
@@ -99,7 +101,10 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
             seeds = self._take_seeds(seed, ids)
             obs, info = self._pool.reset(ids, seeds)
             self._remember_rows(obs, ids)
-            return obs, info
+            # The original EnvPool's layout: one value per env. Tianshou's collector
+            # copies this dict into each reset env's slot and breaks on wider arrays
+            # (e.g. CartPole's state); those come with the next step's info.
+            return obs, {k: v for k, v in info.items() if v.ndim == 1}
         all_ids = np.arange(self.num_envs, dtype=np.int32)
         if reset_mask is None:
             obs, info = self._pool.reset(None, self._take_seeds(seed, all_ids))

@@ -12,6 +12,13 @@ import pytest
 # distributed_cartpole.py starts Ray, which listens on the network: it runs only in a
 # loopback-only network namespace, from tests/test_distributed.py.
 IN_NETNS_ONLY = {"distributed_cartpole.py"}
+# Examples that drive a training library or train: CI runs them once (marker "integration").
+TRAINING_LIBRARY_EXAMPLES = {
+    "tianshou_cartpole.py",
+    "torchrl_rollout.py",
+    "cleanrl_style_ppo_atari.py",
+    "sb3_ppo_cartpole.py",
+}
 EXAMPLES = sorted(
     p
     for p in (Path(__file__).resolve().parent.parent / "examples").glob("*.py")
@@ -23,7 +30,17 @@ def test_examples_exist() -> None:
     assert len(EXAMPLES) >= 3
 
 
-@pytest.mark.parametrize("script", EXAMPLES, ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "script",
+    [
+        pytest.param(
+            p,
+            id=p.name,
+            marks=[pytest.mark.integration] if p.name in TRAINING_LIBRARY_EXAMPLES else [],
+        )
+        for p in EXAMPLES
+    ],
+)
 def test_example_runs(script: Path) -> None:
     done = subprocess.run(
         [sys.executable, str(script)],
