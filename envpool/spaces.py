@@ -57,5 +57,8 @@ def to_dm_spec(desc: ArrayDesc) -> dm_specs.Array:
         return dm_specs.DiscreteArray(int(desc["high"][0]) + 1, dtype=dtype, name=name)
     if desc["low"] or desc["high"]:
         low, high = _bounds(desc)
+        # Uniform bounds stay scalars (dm_env broadcasts them): spec.maximum == 255.
+        low = low.flat[0] if low.size and (low == low.flat[0]).all() else low
+        high = high.flat[0] if high.size and (high == high.flat[0]).all() else high
         return dm_specs.BoundedArray(tuple(desc["shape"]), dtype, low, high, name=name)
     return dm_specs.Array(tuple(desc["shape"]), dtype, name=name)
