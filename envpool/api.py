@@ -16,6 +16,8 @@ from envpool import spaces as envpool_spaces
 from envpool.registry import TaskSpec, get_task
 
 ENV_TYPES = ("gymnasium", "gym", "dm")
+ORIGINAL_API_VARIABLE = "ENVPOOL_ORIGINAL_API"
+"""Set to "1": original_api=True is every pool's default."""
 _AUTORESET_MODES = {
     "next_step": AutoresetMode.NEXT_STEP,
     "same_step": AutoresetMode.SAME_STEP,
@@ -242,7 +244,9 @@ def make(
     original_api=True behaves as the original EnvPool where its interface and
     gymnasium's conflict (observation_space and action_space describe one env,
     float32 rewards, ...; see envpool.original_api and docs/migration.md); it is
-    the default for env_type="gym", the original's name for its gym flavour.
+    the default for env_type="gym", the original's name for its gym flavour, and
+    for every pool when the environment variable ENVPOOL_ORIGINAL_API=1 is set (for
+    code written for the original that cannot be edited).
     task_options are the env's own options (see make_spec(task_id).config); a list
     or tuple gives one value per env, except for a tuple-valued option such as a
     (low, high) range, where a list of tuples does. The original EnvPool's
@@ -271,7 +275,7 @@ def make(
             "leave autoreset_mode at 'next_step'"
         )
     if original_api is None:
-        original_api = env_type == "gym"
+        original_api = env_type == "gym" or os.environ.get(ORIGINAL_API_VARIABLE) == "1"
     if not isinstance(original_api, (bool, np.bool_)):
         raise TypeError(f"original_api must be a bool or None, got {original_api!r}")
     env_cls = task.load()

@@ -133,3 +133,11 @@ def test_original_api_dm_pool_and_registration_module():
     assert gym_env.observation_space.shape == (4, 84, 84)
     assert gym_env.spec.config.zero_lives_ends_episode is False  # the original's rule
     gym_env.close()
+
+
+def test_environment_variable_makes_original_api_the_default(monkeypatch):
+    monkeypatch.setenv("ENVPOOL_ORIGINAL_API", "1")
+    with envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2) as env:
+        assert env.observation_space.shape == (4,)
+    with envpool.make("CartPole-v1", num_envs=2, original_api=False) as env:
+        assert env.observation_space.shape == (2, 4)
