@@ -55,6 +55,8 @@ def test_passes_gymnasium_vector_envs(
     steps = 8 if "Pong" in task else 5
 
     def make() -> gym.Env:
+        # A worker started by spawn or forkserver has not run this module's registration.
+        gym.register_envs(ale_py)
         return gym.make(task, max_episode_steps=steps, **kwargs)
 
     env = vector_cls([make, make], autoreset_mode=mode)

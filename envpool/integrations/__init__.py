@@ -1,0 +1,1 @@
+"""Adapters that hand envpool pools to training libraries (import the one you need)."""
