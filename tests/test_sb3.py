@@ -34,6 +34,7 @@ from stable_baselines3.common.vec_env import (
 import envpool
 from envpool.integrations.sb3 import VecEnv, make_vec_env
 
+pytestmark = pytest.mark.integration
 torch.set_num_threads(1)
 gym.register_envs(ale_py)
 
@@ -368,6 +369,40 @@ def test_vec_frame_stack_matches_envpools_own_frame_stack() -> None:
     stacked_by_sb3.close()
 
 
+def test_channels_last_composes_with_vec_frame_stack_and_vec_transpose_image() -> None:
+    """SB3's usual image pipeline, VecFrameStack then VecTransposeImage, over channel-last
+    frames gives the same stacks as envpool's own frame stack (after SB3's blank start)."""
+    stacked_by_envpool = make_vec_env("Pong-v5", 2, seed=1)
+    single = make_vec_env("Pong-v5", 2, seed=1, stack_num=1, channels_last=True)
+    assert single.observation_space.shape == (84, 84, 1)
+    pipeline = VecTransposeImage(VecFrameStack(single, n_stack=4))
+    assert pipeline.observation_space == stacked_by_envpool.observation_space
+    ours, theirs = stacked_by_envpool.reset(), pipeline.reset()
+    np.testing.assert_array_equal(ours[:, -1], theirs[:, -1])
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        actions = rng.integers(0, 6, 2)
+        ours = stacked_by_envpool.step(actions)[0]
+        theirs = pipeline.step(actions)[0]
+    np.testing.assert_array_equal(ours, theirs)
+    first = single.reset()
+    assert first.shape == (2, 84, 84, 1) and first.flags.c_contiguous
+    with pytest.raises(ValueError, match="channels_last"):
+        make_vec_env("CartPole-v1", 2, channels_last=True)
+    model = PPO(
+        "CnnPolicy",
+        VecFrameStack(single, n_stack=4),
+        n_steps=16,
+        batch_size=16,
+        n_epochs=1,
+        device="cpu",
+    )
+    assert isinstance(model.get_env(), VecTransposeImage)  # SB3 adds it itself
+    model.learn(32)
+    stacked_by_envpool.close()
+    pipeline.close()
+
+
 def test_atari_frames_match_sb3_atari_pipeline_after_vec_transpose_image(
     tmp_path: Path,
 ) -> None:
@@ -388,7 +423,7 @@ def test_atari_frames_match_sb3_atari_pipeline_after_vec_transpose_image(
     ours = make_vec_env("Pong-v5", 2, seed=0, episodic_life=True, reward_clip=True)
     assert model.get_env().observation_space == ours.observation_space
     with pytest.raises(AssertionError, match="channel last"):
-        VecTransposeImage(ours)  # nothing left to transpose
+        VecTransposeImage(ours)  # already channel-first: make it with channels_last=True
     model.save(tmp_path / "pong_model")
     loaded = PPO.load(tmp_path / "pong_model", env=ours, device="cpu")
     assert loaded.get_env() is ours

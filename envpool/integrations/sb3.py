@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env import VecEnv as SB3VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
@@ -47,11 +48,20 @@ class VecEnv(SB3VecEnv):
     info_keys: names of the pool's info arrays (e.g. "lives" on Atari) to copy
     into each env's info dict; by default the dicts hold only what SB3 reads:
     "TimeLimit.truncated", and "terminal_observation" for envs that ended.
+    channels_last: image observations (Atari's (channels, height, width)) become
+    (height, width, channels), the layout SB3's image wrappers start from, so the
+    usual VecFrameStack + VecTransposeImage pipeline composes (one copy per step).
     Closing the VecEnv closes the pool.
     """
 
-    def __init__(self, pool: Any, info_keys: Sequence[str] = ()) -> None:
+    def __init__(
+        self, pool: Any, info_keys: Sequence[str] = (), channels_last: bool = False
+    ) -> None:
         _check_pool(pool)
+        single_obs_space = pool.single_observation_space
+        if channels_last:
+            single_obs_space = _channels_last_space(single_obs_space)
+        self._channels_last = channels_last
         known = (*_COMMON_INFO_KEYS, *pool.spec.info)
         unknown = [k for k in info_keys if k not in known]
         if unknown:
@@ -69,10 +79,10 @@ class VecEnv(SB3VecEnv):
             "metadata": lambda: {
                 k: v for k, v in self.pool.metadata.items() if k != "autoreset_mode"
             },
-            "observation_space": lambda: self.pool.single_observation_space,
+            "observation_space": lambda: self.observation_space,
             "action_space": lambda: self.pool.single_action_space,
         }
-        super().__init__(pool.num_envs, pool.single_observation_space, pool.single_action_space)
+        super().__init__(pool.num_envs, single_obs_space, pool.single_action_space)
         if "render_fps" in pool.metadata:  # VecVideoRecorder reads it
             self.metadata["render_fps"] = pool.metadata["render_fps"]
 
@@ -89,7 +99,7 @@ class VecEnv(SB3VecEnv):
         self._reset_seeds()
         self._reset_options()
         self.reset_infos = self._info_rows(info, range(self.num_envs))
-        return obs
+        return self._layout(obs)
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = actions
@@ -114,7 +124,13 @@ class VecEnv(SB3VecEnv):
         dones = terminated | truncated
         if True in term or True in trunc:
             obs = self._end_episodes(obs, info, dones, infos)
-        return obs, reward.astype(np.float32), dones, infos
+        return self._layout(obs), reward.astype(np.float32), dones, infos
+
+    def _layout(self, obs: np.ndarray) -> np.ndarray:
+        """``obs`` (a batch or one env's) in this VecEnv's observation layout."""
+        if not self._channels_last:
+            return obs
+        return np.ascontiguousarray(np.moveaxis(obs, -3, -1))
 
     def _end_episodes(
         self, obs: np.ndarray, info: dict[str, Any], dones: np.ndarray, infos: list[dict]
@@ -125,7 +141,7 @@ class VecEnv(SB3VecEnv):
             last_obs = info["final_obs"]
             final_rows = self._info_rows(info["final_info"], ended)
             for i, row in zip(ended, final_rows, strict=True):
-                infos[i]["terminal_observation"] = last_obs[i]
+                infos[i]["terminal_observation"] = self._layout(last_obs[i])
                 infos[i].update(row)
                 self.reset_infos[i] = self._info_row(info, i)
             return obs
@@ -134,7 +150,7 @@ class VecEnv(SB3VecEnv):
             obs = obs.copy()
         first_obs, reset_info = self.pool.reset(env_id=ids)
         for row, i in enumerate(ended):
-            infos[i]["terminal_observation"] = obs[i].copy()
+            infos[i]["terminal_observation"] = self._layout(obs[i].copy())
             self.reset_infos[i] = self._info_row(reset_info, row)
         obs[ids] = first_obs
         return obs
@@ -198,8 +214,22 @@ class VecEnv(SB3VecEnv):
         return f"envpool.integrations.sb3.VecEnv({self.pool!r})"
 
 
+def _channels_last_space(space: Any) -> spaces.Box:
+    if not isinstance(space, spaces.Box) or len(space.shape) != 3:
+        raise ValueError(
+            f"channels_last needs image observations (a 3-D Box), got {space}; leave it False"
+        )
+    return spaces.Box(
+        np.moveaxis(space.low, 0, -1), np.moveaxis(space.high, 0, -1), dtype=space.dtype
+    )
+
+
 def make_vec_env(
-    task_id: str, num_envs: int, info_keys: Sequence[str] = (), **make_kwargs: Any
+    task_id: str,
+    num_envs: int,
+    info_keys: Sequence[str] = (),
+    channels_last: bool = False,
+    **make_kwargs: Any,
 ) -> VecEnv:
     """``VecEnv(envpool.make(task_id, num_envs=num_envs, autoreset_mode="same_step", ...))``.
 
@@ -214,7 +244,7 @@ def make_vec_env(
     make_kwargs.setdefault("original_api", False)  # whatever ENVPOOL_ORIGINAL_API says
     pool = envpool.make(task_id, num_envs=num_envs, **make_kwargs)
     try:
-        return VecEnv(pool, info_keys=info_keys)
+        return VecEnv(pool, info_keys=info_keys, channels_last=channels_last)
     except BaseException:
         pool.close()
         raise
