@@ -13,7 +13,7 @@ docs/migration.md lists what is not provided.
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, NamedTuple
 
 import dm_env
 import gymnasium
@@ -29,6 +29,19 @@ ORIGINAL_OPTION_DEFAULTS = {
     # The original always reports the 128-byte Atari RAM as info["ram"].
     "include_ram": True,
 }
+
+
+# Info arrays envpool adds that the original's did not have (its users count the keys).
+NOT_IN_ORIGINAL_INFO = ("discount", "game_return", "game_length")
+
+
+class ArraySpec(NamedTuple):
+    """One array of the original's ``state_array_spec``/``action_array_spec``."""
+
+    dtype: np.dtype
+    shape: list[int]
+    minimum: Any
+    maximum: Any
 
 
 def original_option_defaults(task_defaults: dict[str, Any]) -> dict[str, Any]:
@@ -75,6 +88,38 @@ class OriginalSpec:
         space = self._spec.action_space
         return to_legacy_gym_space(space) if self._legacy else space
 
+    @property
+    def state_array_spec(self) -> dict[str, ArraySpec]:
+        """The original's per-env arrays: "obs", "info:env_id", "info:<name>", ..."""
+        obs = self._spec.observation_spec
+        arrays = {
+            "obs": ArraySpec(
+                obs.dtype,
+                list(obs.shape),
+                getattr(obs, "minimum", None),
+                getattr(obs, "maximum", None),
+            ),
+            "info:env_id": ArraySpec(np.dtype(np.int32), [], 0, self._spec.config.num_envs - 1),
+            "info:players.env_id": ArraySpec(np.dtype(np.int32), [-1], 0, None),
+            "elapsed_step": ArraySpec(np.dtype(np.int32), [], 0, None),
+        }
+        for name, (dtype, shape) in self._spec.info.items():
+            if name not in NOT_IN_ORIGINAL_INFO:
+                arrays[f"info:{name}"] = ArraySpec(np.dtype(dtype), list(shape), None, None)
+        return arrays
+
+    @property
+    def action_array_spec(self) -> dict[str, ArraySpec]:
+        """The original's action arrays: "env_id", "players.env_id" and "action"."""
+        action = self._spec.action_spec
+        low = getattr(action, "minimum", None)
+        high = getattr(action, "maximum", None)
+        return {
+            "env_id": ArraySpec(np.dtype(np.int32), [], 0, self._spec.config.num_envs - 1),
+            "players.env_id": ArraySpec(np.dtype(np.int32), [-1], 0, None),
+            "action": ArraySpec(action.dtype, [-1, *action.shape], low, high),
+        }
+
     def observation_spec(self) -> Config:
         """The dm_env specs of the observation and of each info array, by name."""
         specs = {
@@ -99,9 +144,48 @@ def _warn_seed() -> None:
     )
 
 
-def _with_players(info: dict[str, Any]) -> dict[str, Any]:
+def _as_original_info(info: dict[str, Any]) -> dict[str, Any]:
+    """The original's info layout: ``players``, int32 ``terminated``, no envpool extras."""
+    for name in NOT_IN_ORIGINAL_INFO:
+        info.pop(name, None)
+    if "terminated" in info:
+        info["terminated"] = info["terminated"].astype(np.int32)
     info["players"] = Config(env_id=info["env_id"])
     return info
+
+
+def split_dict_action(actions: Any, env_id: Any, discrete: bool) -> tuple[Any, Any]:
+    """The original's dict action ``{"env_id", "players.env_id", "action"}`` as
+    (action, env_id); like the original, its arrays must have the C++ dtypes (int32)."""
+    if not isinstance(actions, dict):
+        return actions, env_id
+    unknown = set(actions) - {"env_id", "players.env_id", "action"}
+    if unknown or "action" not in actions:
+        raise ValueError(
+            "a dict action has the keys 'action', 'env_id' and 'players.env_id', "
+            f"got {sorted(actions)}"
+        )
+    expected = {"env_id": np.int32, "players.env_id": np.int32}
+    if discrete:
+        expected["action"] = np.int32
+    for key, dtype in expected.items():
+        if key in actions and np.asarray(actions[key]).dtype != dtype:
+            raise RuntimeError(
+                f"dict action {key!r} must be {np.dtype(dtype).name} (the original EnvPool's "
+                f"C++ type), got {np.asarray(actions[key]).dtype}; or pass plain arrays: "
+                "step(action, env_id)"
+            )
+    if env_id is not None and "env_id" in actions:
+        raise ValueError("give env_id in the dict action or as an argument, not both")
+    return actions["action"], actions.get("env_id", env_id)
+
+
+def _original_actions(pool: Any, actions: Any, env_id: Any) -> tuple[Any, Any]:
+    """Dict actions split, and float actions of a discrete task cast, as the original did."""
+    actions, env_id = split_dict_action(actions, env_id, pool._discrete)
+    if pool._discrete and isinstance(actions, np.ndarray) and actions.dtype.kind == "f":
+        actions = actions.astype(np.int64)
+    return actions, env_id
 
 
 class OriginalGymEnvPool(GymnasiumEnvPool, gymnasium.Env):
@@ -117,26 +201,20 @@ class OriginalGymEnvPool(GymnasiumEnvPool, gymnasium.Env):
     def seed(self, seed: Any = None) -> None:
         _warn_seed()
 
-    def _actions(self, actions: Any) -> Any:
-        # The original cast any action array to the action dtype, e.g. float -> int.
-        if self._discrete and isinstance(actions, np.ndarray) and actions.dtype.kind == "f":
-            return actions.astype(np.int64)
-        return actions
-
     def step(self, actions: Any, env_id: Any = None) -> Any:
-        obs, rew, term, trunc, info = super().step(self._actions(actions), env_id)
-        return obs, rew.astype(np.float32), term, trunc, _with_players(info)
+        obs, rew, term, trunc, info = super().step(*_original_actions(self, actions, env_id))
+        return obs, rew.astype(np.float32), term, trunc, _as_original_info(info)
 
     def send(self, actions: Any, env_id: Any = None) -> None:
-        super().send(self._actions(actions), env_id)
+        super().send(*_original_actions(self, actions, env_id))
 
     def recv(self) -> Any:
         obs, rew, term, trunc, info = super().recv()
-        return obs, rew.astype(np.float32), term, trunc, _with_players(info)
+        return obs, rew.astype(np.float32), term, trunc, _as_original_info(info)
 
     def reset(self, env_id: Any = None, **kwargs: Any) -> Any:
         obs, info = super().reset(env_id, **kwargs)
-        return obs, _with_players(info)
+        return obs, _as_original_info(info)
 
 
 class OriginalDmEnvPool(DmEnvPool):
@@ -145,9 +223,16 @@ class OriginalDmEnvPool(DmEnvPool):
     def __init__(self, pool: Any, spec: EnvSpec) -> None:
         super().__init__(pool, spec)
         self.spec = OriginalSpec(spec)  # type: ignore[assignment]
+        self._discrete = isinstance(spec.action_space, gymnasium.spaces.Discrete)
 
     def seed(self, seed: Any = None) -> None:
         _warn_seed()
+
+    def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
+        return super().step(*_original_actions(self, action, env_id))
+
+    def send(self, action: Any, env_id: Any = None) -> None:
+        super().send(*_original_actions(self, action, env_id))
 
     def reward_spec(self) -> dm_env.specs.Array:
         return dm_env.specs.Array((), np.float32, name="reward")

@@ -141,3 +141,42 @@ def test_environment_variable_makes_original_api_the_default(monkeypatch):
         assert env.observation_space.shape == (4,)
     with envpool.make("CartPole-v1", num_envs=2, original_api=False) as env:
         assert env.observation_space.shape == (2, 4)
+
+
+def test_original_api_atari_info_layout_and_array_specs():
+    env = envpool.registration.make_gym("Pong-v5", num_envs=2)
+    _, info = env.reset()
+    assert set(info) == {
+        "env_id",
+        "players",
+        "lives",
+        "reward",
+        "terminated",
+        "ram",
+        "elapsed_step",
+    }
+    _, _, _, _, info = env.step(np.zeros(2, np.int64))
+    assert info["terminated"].dtype == np.int32  # the original's; 1 - terminated works
+    spec = env.spec
+    assert set(spec.action_array_spec) == {"env_id", "players.env_id", "action"}
+    assert spec.action_array_spec["action"].maximum + 1 == 6
+    assert spec.state_array_spec["info:ram"].dtype == np.uint8
+    assert spec.state_array_spec["info:ram"].shape == [128]
+    assert spec.observation_spec().obs.maximum == 255
+    env.close()
+
+
+@pytest.mark.parametrize("make", [envpool.registration.make_gym, envpool.registration.make_dm])
+def test_original_api_dict_actions_need_the_original_dtypes(make):
+    env = make("CartPole-v1", num_envs=3)
+    env.reset()
+    ids = np.array([2, 0], dtype=np.int32)
+    wide = {"env_id": ids.astype(np.int64), "action": np.ones(2, np.int32)}
+    with pytest.raises(RuntimeError, match="int32"):
+        env.step(wide)
+    with pytest.raises(ValueError, match="keys"):
+        env.step({"actions": np.ones(2, np.int32)})
+    result = env.step({"env_id": ids, "players.env_id": ids, "action": np.ones(2, np.int32)})
+    env_ids = result.observation.env_id if hasattr(result, "observation") else result[4]["env_id"]
+    np.testing.assert_array_equal(env_ids, [2, 0])
+    env.close()
