@@ -34,6 +34,7 @@ class DmEnvPool(PoolHandle, dm_env.Environment):
     def __init__(self, pool: Any, spec: EnvSpec) -> None:
         self._pool = pool
         self.spec = spec
+        self._action_spec = spec.action_spec
         self.num_envs = num_envs = spec.config.num_envs
         self.batch_size = spec.config.batch_size
         self.is_async = self.batch_size < num_envs
@@ -61,7 +62,7 @@ class DmEnvPool(PoolHandle, dm_env.Environment):
         return self._observation_spec
 
     def action_spec(self) -> specs.Array:
-        return self.spec.action_spec
+        return self._action_spec
 
     def reward_spec(self) -> specs.Array:
         return specs.Array((), np.float64, name="reward")

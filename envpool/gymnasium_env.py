@@ -101,16 +101,19 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
             seeds = self._take_seeds(seed, ids)
             obs, info = self._pool.reset(ids, seeds)
             self._remember_rows(obs, ids)
-            # The original EnvPool's layout: one value per env. Tianshou's collector
-            # copies this dict into each reset env's slot and breaks on wider arrays
-            # (e.g. CartPole's state); those come with the next step's info.
-            return obs, {k: v for k, v in info.items() if v.ndim == 1}
+            return obs, self._partial_reset_info(info)
         all_ids = np.arange(self.num_envs, dtype=np.int32)
         if reset_mask is None:
             obs, info = self._pool.reset(None, self._take_seeds(seed, all_ids))
             self._remember(obs)
             return obs, info
         return self._masked_reset(reset_mask, seed)
+
+    def _partial_reset_info(self, info: dict[str, Any]) -> dict[str, Any]:
+        # One value per env: Tianshou's collector copies this dict into each reset
+        # env's slot and breaks on wider arrays (e.g. CartPole's state, which comes
+        # with the next step's info).
+        return {k: v for k, v in info.items() if v.ndim == 1}
 
     def _take_seeds(self, seed: Any, ids: np.ndarray) -> list[int | None] | None:
         """The seed of each env in ``ids`` (None: keep its stream); records them."""

@@ -32,7 +32,7 @@ ORIGINAL_OPTION_DEFAULTS = {
 
 
 # Info arrays envpool adds that the original's did not have (its users count the keys).
-NOT_IN_ORIGINAL_INFO = ("discount", "game_return", "game_length")
+NOT_IN_ORIGINAL_INFO = ("discount", "game_return", "game_length", "state")
 
 
 class ArraySpec(NamedTuple):
@@ -215,6 +215,9 @@ class OriginalGymEnvPool(GymnasiumEnvPool, gymnasium.Env):
     def reset(self, env_id: Any = None, **kwargs: Any) -> Any:
         obs, info = super().reset(env_id, **kwargs)
         return obs, _as_original_info(info)
+
+    def _partial_reset_info(self, info: dict[str, Any]) -> dict[str, Any]:
+        return info  # the original's reset(env_id) info, MuJoCo's qpos0 and qvel0 included
 
 
 class OriginalDmEnvPool(DmEnvPool):
