@@ -17,7 +17,6 @@ TRAINING_LIBRARY_EXAMPLES = {
     "tianshou_cartpole.py",
     "torchrl_rollout.py",
     "cleanrl_style_ppo_atari.py",
-    "sb3_ppo_cartpole.py",
 }
 EXAMPLES = sorted(
     p
