@@ -54,9 +54,7 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
         self.render_mode = render_mode
         self.closed = False
         self._seeds: list[int] = [spec.config.seed + i for i in range(self.num_envs)]
-        # A private copy of every env's latest observation, for reset_mask: the
-        # arrays handed to the caller may be written to (gymnasium's wrappers do).
-        self._last_obs: np.ndarray | None = None
+        self._every_env_reset = False  # a masked reset needs every env's observation
 
     @property
     def config(self) -> dict[str, Any]:
@@ -100,12 +98,11 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
             ids = check_env_ids(env_id, self.num_envs)
             seeds = self._take_seeds(seed, ids)
             obs, info = self._pool.reset(ids, seeds)
-            self._remember_rows(obs, ids)
             return obs, self._partial_reset_info(info)
         all_ids = np.arange(self.num_envs, dtype=np.int32)
         if reset_mask is None:
             obs, info = self._pool.reset(None, self._take_seeds(seed, all_ids))
-            self._remember(obs)
+            self._every_env_reset = True
             return obs, info
         return self._masked_reset(reset_mask, seed)
 
@@ -153,7 +150,7 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
                 "reset_mask needs sync mode (batch_size == num_envs); in async mode use "
                 "async_reset(env_id=ids) and recv()"
             )
-        if self._last_obs is None and not mask.all():
+        if not self._every_env_reset and not mask.all():
             raise CallOrderError("reset() every env once before a masked reset")
         ids = np.flatnonzero(mask).astype(np.int32)
         if seed is None or isinstance(seed, (int, np.integer)):
@@ -167,9 +164,10 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
                 )
             sub_seeds = self._take_seeds([seeds[i] for i in ids], ids)
         sub_obs, sub_info = self._pool.reset(ids, sub_seeds)
-        obs = sub_obs if mask.all() else self._last_obs.copy()
-        obs[ids] = sub_obs
-        self._remember(obs)
+        # The pool keeps its own copy of each env's last observation: the arrays it
+        # handed out may have been written to since (gymnasium's wrappers do).
+        obs = sub_obs if mask.all() else self._pool.latest_obs()
+        self._every_env_reset = True
         info: dict[str, Any] = {}
         for key_name, value in sub_info.items():
             full = np.zeros((self.num_envs, *value.shape[1:]), dtype=value.dtype)
@@ -182,12 +180,7 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
         self, actions: Any, env_id: Any = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Steps every env (or those in ``env_id``) and returns the batch."""
-        result = self._pool.step(actions, env_id)
-        if env_id is None and not self.is_async:
-            self._remember(result[0])
-        else:
-            self._remember_rows(result[0], result[4]["env_id"])
-        return result
+        return self._pool.step(actions, env_id)
 
     def send(self, actions: Any, env_id: Any = None) -> None:
         """Starts stepping the envs in ``env_id`` (all envs when None)."""
@@ -195,9 +188,7 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
 
     def recv(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Waits for the next batch of results."""
-        result = self._pool.recv()
-        self._remember_rows(result[0], result[4]["env_id"])
-        return result
+        return self._pool.recv()
 
     def render(self, env_id: Any = None) -> tuple[np.ndarray, ...]:
         """Every env's current frame (or those in ``env_id``): a tuple of (height, width, 3)
@@ -215,18 +206,3 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
             f"GymnasiumEnvPool({self.spec.id!r}, num_envs={self.num_envs}, "
             f"batch_size={self.batch_size}, {mode})"
         )
-
-    def _remember(self, obs: np.ndarray) -> None:
-        if self.is_async:
-            return
-        if self._last_obs is None or self._last_obs.shape != obs.shape:
-            self._last_obs = obs.copy()
-        else:
-            np.copyto(self._last_obs, obs)
-
-    def _remember_rows(self, obs: np.ndarray, env_ids: np.ndarray) -> None:
-        # Only sync pools keep the latest observation of every env, for
-        # reset_mask; in async mode masked resets are refused instead.
-        if self.is_async or self._last_obs is None:
-            return
-        self._last_obs[env_ids] = obs

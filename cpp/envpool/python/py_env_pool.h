@@ -13,7 +13,9 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -160,6 +162,8 @@ class PyEnvPool {
     for (int i = 0; i < num_envs; ++i) {
       all_ids_[i] = i;
     }
+    obs_row_bytes_ = layout.field(kObsField).row_bytes;
+    latest_obs_.resize(obs_row_bytes_ * static_cast<std::size_t>(num_envs));
   }
 
   ~PyEnvPool() {
@@ -203,6 +207,8 @@ class PyEnvPool {
         .def("async_reset", &PyEnvPool::AsyncReset,
              py::arg("env_ids") = py::none(), py::arg("seeds") = py::none())
         .def("render", &PyEnvPool::Render, py::arg("env_ids") = py::none())
+        .def("latest_obs", &PyEnvPool::LatestObs,
+             py::arg("env_ids") = py::none())
         .def_property_readonly_static(
             "can_render", [](const py::object&) { return Renderable<E>; })
         .def("close", &PyEnvPool::Close)
@@ -275,6 +281,25 @@ class PyEnvPool {
       pool_->SendReset(ids, seed_list);
       return true;
     });
+  }
+
+  // A copy of the last observation returned for each env in env_ids (all
+  // when None): the arrays handed to Python may have been written to since.
+  py::array LatestObs(const py::object& env_ids) {
+    CheckProcess();
+    std::vector<std::int32_t> ids = ParseIds(env_ids);
+    std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(ids.size())};
+    shape.insert(shape.end(), shapes_[kObsField].begin(),
+                 shapes_[kObsField].end());
+    py::array out(dtypes_[kObsField], shape);
+    auto* dst = static_cast<std::byte*>(out.mutable_data());
+    for (std::size_t row = 0; row < ids.size(); ++row) {
+      std::memcpy(dst + row * obs_row_bytes_,
+                  latest_obs_.data() +
+                      static_cast<std::size_t>(ids[row]) * obs_row_bytes_,
+                  obs_row_bytes_);
+    }
+    return out;
   }
 
   // (n, *RenderShape) uint8 frames of the envs in env_ids (all when None).
@@ -437,6 +462,12 @@ class PyEnvPool {
   // the memory goes back to the pool when the last of these arrays dies.
   py::tuple StepResult(Batch batch, bool with_final = true) {
     const auto n = static_cast<py::ssize_t>(batch.size);
+    for (std::size_t row = 0; row < batch.size; ++row) {
+      const auto env = static_cast<std::size_t>(
+          batch.buffer->At<std::int32_t>(kEnvIdField, row));
+      std::memcpy(latest_obs_.data() + env * obs_row_bytes_,
+                  batch.buffer->Row(kObsField, row), obs_row_bytes_);
+    }
     BatchBuffer* raw = batch.buffer.release();
     raw->home = std::move(batch.pool);
     py::capsule owner(raw, [](void* p) {
@@ -484,6 +515,8 @@ class PyEnvPool {
   std::vector<py::str> names_;
   std::vector<std::vector<py::ssize_t>> shapes_;
   std::vector<std::int32_t> all_ids_;
+  std::size_t obs_row_bytes_ = 0;
+  std::vector<std::byte> latest_obs_;  // the last observation of each env
 };
 
 // Exposes env type E to Python as class `name` in module `m`.
