@@ -12,6 +12,8 @@ class PoolHandle:
 
     num_envs: int
     _pool: Any
+    _seeds: list[int]
+    """Each env's seed: make's seed + i, or what the last seeded reset gave it."""
 
     def __enter__(self) -> Any:
         return self
@@ -25,14 +27,56 @@ class PoolHandle:
             "environments. Pickle its task id and options and call envpool.make again."
         )
 
+    @property
+    def np_random_seed(self) -> tuple[int, ...]:
+        """Each env's seed: make's seed + i, or what the last seeded reset gave it."""
+        return tuple(self._seeds)
+
     def async_reset(self, seed: int | list[int | None] | None = None, env_id: Any = None) -> None:
         """Starts resetting envs (all when ``env_id`` is None); ``recv()`` collects them.
 
         seed=s gives env i the seed s + i.
         """
-        ids = range(self.num_envs) if env_id is None else np.asarray(env_id).tolist()
-        seeds = [seed + i for i in ids] if isinstance(seed, int) else seed
-        self._pool.async_reset(env_id, seeds)
+        ids = self._ids(env_id)
+        self._pool.async_reset(ids, self._take_seeds(seed, ids))
+
+    def _ids(self, env_id: Any) -> np.ndarray:
+        """``env_id`` checked, or every env when None."""
+        if env_id is None:
+            return np.arange(self.num_envs, dtype=np.int32)
+        return check_env_ids(env_id, self.num_envs)
+
+    def _take_seeds(self, seed: Any, ids: np.ndarray) -> list[int | None] | None:
+        """The seed of each env in ``ids`` (None: keep its stream), recorded in np_random_seed.
+
+        seed=s gives env i the seed s + i; a list gives one seed (or None) per env of ``ids``.
+        """
+        if seed is None:
+            return None
+        if _is_int(seed):
+            seeds: list[int | None] = [int(seed) + int(i) for i in ids]
+        elif isinstance(seed, (list, tuple, np.ndarray)):
+            seeds = list(seed)
+            if len(seeds) != len(ids):
+                raise ValueError(
+                    f"If seeds are passed as a list the length must match the {len(ids)} envs "
+                    f"reset, but got length={len(seeds)}."
+                )
+        else:
+            raise TypeError(f"seed must be an int, a list of ints or None, got {seed!r}")
+        for s in seeds:
+            if s is not None and not _is_int(s):
+                raise TypeError(f"a seed must be an int or None, got {s!r}")
+            if s is not None and s < 0:
+                raise ValueError(f"seeds must be non-negative, got {s}")
+        for i, s in zip(ids, seeds, strict=True):
+            if s is not None:
+                self._seeds[int(i)] = int(s)
+        return seeds
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def check_env_ids(env_id: Any, num_envs: int) -> np.ndarray:

@@ -8,7 +8,7 @@ import dm_env
 import numpy as np
 from dm_env import specs
 
-from envpool._frontend import PoolHandle, check_env_ids
+from envpool._frontend import PoolHandle
 from envpool.api import Config, EnvSpec
 
 
@@ -36,6 +36,7 @@ class DmEnvPool(PoolHandle, dm_env.Environment):
         self.spec = spec
         self._action_spec = spec.action_spec
         self.num_envs = num_envs = spec.config.num_envs
+        self._seeds = [spec.config.seed + i for i in range(num_envs)]
         self.batch_size = spec.config.batch_size
         self.is_async = self.batch_size < num_envs
         self._observation_spec = Config(
@@ -75,12 +76,8 @@ class DmEnvPool(PoolHandle, dm_env.Environment):
     ) -> dm_env.TimeStep:
         """Resets every env, or those in ``env_id`` (only their rows are returned);
         ``seed=s`` gives env i the seed s + i."""
-        ids = None if env_id is None else check_env_ids(env_id, self.num_envs)
-        if isinstance(seed, int):
-            seeds: Any = [seed + int(i) for i in (range(self.num_envs) if ids is None else ids)]
-        else:
-            seeds = seed
-        obs, info = self._pool.reset(ids, seeds)
+        ids = self._ids(env_id)
+        obs, info = self._pool.reset(ids, self._take_seeds(seed, ids))
         return self._time_step(obs, np.zeros(len(obs)), np.zeros(len(obs), bool), None, info)
 
     def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:

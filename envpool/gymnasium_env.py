@@ -8,7 +8,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from envpool._frontend import PoolHandle, check_env_ids
+from envpool._frontend import PoolHandle
 from envpool.api import EnvSpec
 from envpool.errors import CallOrderError
 
@@ -65,11 +65,6 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
     def num_threads(self) -> int:
         return self._pool.num_threads
 
-    @property
-    def np_random_seed(self) -> tuple[int, ...]:
-        """Each env's seed: make's seed + i, or what the last seeded reset gave it."""
-        return tuple(self._seeds)
-
     def __len__(self) -> int:
         return self.num_envs
 
@@ -95,13 +90,11 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
         if env_id is not None:
             if reset_mask is not None:
                 raise ValueError("give env_id or options['reset_mask'], not both")
-            ids = check_env_ids(env_id, self.num_envs)
-            seeds = self._take_seeds(seed, ids)
-            obs, info = self._pool.reset(ids, seeds)
+            ids = self._ids(env_id)
+            obs, info = self._pool.reset(ids, self._take_seeds(seed, ids))
             return obs, self._partial_reset_info(info)
-        all_ids = np.arange(self.num_envs, dtype=np.int32)
         if reset_mask is None:
-            obs, info = self._pool.reset(None, self._take_seeds(seed, all_ids))
+            obs, info = self._pool.reset(None, self._take_seeds(seed, self._ids(None)))
             self._every_env_reset = True
             return obs, info
         return self._masked_reset(reset_mask, seed)
@@ -111,26 +104,6 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
         # env's slot and breaks on wider arrays (e.g. CartPole's state, which comes
         # with the next step's info).
         return {k: v for k, v in info.items() if v.ndim == 1}
-
-    def _take_seeds(self, seed: Any, ids: np.ndarray) -> list[int | None] | None:
-        """The seed of each env in ``ids`` (None: keep its stream); records them."""
-        if seed is None:
-            return None
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            seeds: list[int | None] = [int(seed) + int(i) for i in ids]
-        else:
-            seeds = list(seed)
-            if len(seeds) != len(ids):
-                raise ValueError(
-                    f"If seeds are passed as a list the length must match the {len(ids)} envs "
-                    f"reset, but got length={len(seeds)}."
-                )
-        for i, s in zip(ids, seeds, strict=True):
-            if s is not None:
-                if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0:
-                    raise ValueError(f"seeds must be ints >= 0 or None, got {s!r}")
-                self._seeds[int(i)] = int(s)
-        return seeds
 
     def _masked_reset(self, mask: Any, seed: Any) -> tuple[np.ndarray, dict[str, Any]]:
         key = "`options['reset_mask']`"
@@ -153,16 +126,14 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
         if not self._every_env_reset and not mask.all():
             raise CallOrderError("reset() every env once before a masked reset")
         ids = np.flatnonzero(mask).astype(np.int32)
-        if seed is None or isinstance(seed, (int, np.integer)):
-            sub_seeds = self._take_seeds(seed, ids)
-        else:
-            seeds = list(seed)
-            if len(seeds) != self.num_envs:
+        if isinstance(seed, (list, tuple, np.ndarray)):  # one seed per env, masked or not
+            if len(seed) != self.num_envs:
                 raise ValueError(
                     "If seeds are passed as a list the length must match "
-                    f"num_envs={self.num_envs} but got length={len(seeds)}."
+                    f"num_envs={self.num_envs} but got length={len(seed)}."
                 )
-            sub_seeds = self._take_seeds([seeds[i] for i in ids], ids)
+            seed = [seed[i] for i in ids]
+        sub_seeds = self._take_seeds(seed, ids)
         sub_obs, sub_info = self._pool.reset(ids, sub_seeds)
         # The pool keeps its own copy of each env's last observation: the arrays it
         # handed out may have been written to since (gymnasium's wrappers do).

@@ -196,3 +196,16 @@ def test_reset_takes_gymnasium_keywords_and_the_original_env_id():
         assert obs.shape == (2, 4)
         with pytest.raises(TypeError):
             env.reset(options={"no_such_option": 1})
+
+
+def test_np_random_seed_follows_every_seeded_reset():
+    with envpool.make("CartPole-v1", num_envs=3, batch_size=1, seed=4) as env:
+        assert env.np_random_seed == (4, 5, 6)
+        env.async_reset(seed=10, env_id=[2, 0])
+        assert env.np_random_seed == (10, 5, 12)
+        with pytest.raises(TypeError, match="seed"):
+            env.async_reset(seed="seven")
+        assert env.np_random_seed == (10, 5, 12)
+    with envpool.make_dm("CartPole-v1", num_envs=2) as dm:
+        dm.reset(seed=[None, 7])
+        assert dm.np_random_seed == (0, 7)
