@@ -188,13 +188,12 @@ def _split_pool_args(kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, 
     return pool, kwargs
 
 
-def _build_spec(task: TaskSpec, pool: Config, options: dict[str, Any]) -> EnvSpec:
-    env_cls = task.load()
-    resolved = _resolve_options(env_cls, task.default_options(), options)
+def _build_spec(task: TaskSpec, env_cls: Any, pool: Config, resolved: dict[str, Any]) -> EnvSpec:
+    """The spec of ``task`` with its options already resolved (``_resolve_options``)."""
     defaults = env_cls.default_config()
     scalar = {k: _first_env_value(v, defaults[k]) for k, v in resolved.items()}
     desc = env_cls.spec(scalar)
-    fps = task.render_fps(scalar | {k: v for k, v in defaults.items() if k not in scalar})
+    fps = task.render_fps({**defaults, **scalar})
     return EnvSpec(
         task_id=task.task_id,
         config=Config({**pool, **defaults, **resolved}),
@@ -215,8 +214,10 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     as a dict that also reads as attributes (``spec.config.num_envs``).
     """
     task = get_task(task_id)
+    env_cls = task.load()
     pool_args, options = _split_pool_args(dict(kwargs))
-    return _build_spec(task, _pool_config(task, **pool_args), options)
+    resolved = _resolve_options(env_cls, task.default_options(), options)
+    return _build_spec(task, env_cls, _pool_config(task, **pool_args), resolved)
 
 
 def make(
@@ -280,15 +281,15 @@ def make(
         raise TypeError(f"original_api must be a bool or None, got {original_api!r}")
     env_cls = task.load()
     if original_api:
-        from envpool.original_api import original_option_defaults
+        from envpool.original_api import with_original_defaults
 
-        task_options = {**original_option_defaults(env_cls.default_config()), **task_options}
+        task_options = with_original_defaults(env_cls, task_options)
     if render_mode not in (None, "rgb_array"):
         raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
     if render_mode is not None and not env_cls.can_render:
         raise ValueError(f"{task_id} cannot render; leave render_mode=None")
     options = _resolve_options(env_cls, task.default_options(), task_options)
-    spec = _build_spec(task, pool_args, task_options)
+    spec = _build_spec(task, env_cls, pool_args, options)
     pool = env_cls(
         options,
         pool_args.num_envs,

@@ -44,9 +44,11 @@ class ArraySpec(NamedTuple):
     maximum: Any
 
 
-def original_option_defaults(task_defaults: dict[str, Any]) -> dict[str, Any]:
-    """The original's defaults for the options this task has."""
-    return {k: v for k, v in ORIGINAL_OPTION_DEFAULTS.items() if k in task_defaults}
+def with_original_defaults(env_cls: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` with the original's defaults for the options this env class has."""
+    task_defaults = env_cls.default_config()
+    originals = {k: v for k, v in ORIGINAL_OPTION_DEFAULTS.items() if k in task_defaults}
+    return {**originals, **options}
 
 
 def to_legacy_gym_space(space: gymnasium.Space) -> Any:

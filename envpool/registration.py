@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from envpool import api
-from envpool.original_api import OriginalSpec, original_option_defaults
+from envpool.original_api import OriginalSpec, with_original_defaults
 from envpool.registry import get_task, list_all_envs, register
 
 __all__ = [
@@ -44,6 +44,5 @@ def make_dm(task_id: str, **kwargs: Any) -> Any:
 
 def make_spec(task_id: str, **kwargs: Any) -> OriginalSpec:
     """``envpool.make_spec`` shaped as the original's spec (``observation_spec()`` a method)."""
-    task_defaults = get_task(task_id).load().default_config()
-    options = {**original_option_defaults(task_defaults), **kwargs}
+    options = with_original_defaults(get_task(task_id).load(), kwargs)
     return OriginalSpec(api.make_spec(task_id, **options))

@@ -320,25 +320,27 @@ def test_wrapper_refuses_the_autoreset_modes_gymnasium_refuses(name):
 
 
 @dataclass(frozen=True)
-class ActionCase:
+class WrapperCase:
+    """A vector action or reward wrapper and the single-env wrapper that gives each row."""
+
     task_id: str
     wrap: Callable[[VectorEnv], VectorEnv]
-    single: Callable[[gym.Env], gym.ActionWrapper]
+    single: Callable[[gym.Env], gym.ActionWrapper | gym.RewardWrapper]
 
 
 ACTION_CASES = {
-    "ClipAction": ActionCase("Pendulum-v1", vw.ClipAction, gym.wrappers.ClipAction),
-    "RescaleAction": ActionCase(
+    "ClipAction": WrapperCase("Pendulum-v1", vw.ClipAction, gym.wrappers.ClipAction),
+    "RescaleAction": WrapperCase(
         "Hopper-v5",
         lambda env: vw.RescaleAction(env, np.float32(0.0), np.float32(1.0)),
         lambda env: gym.wrappers.RescaleAction(env, np.float32(0.0), np.float32(1.0)),
     ),
-    "TransformAction": ActionCase(
+    "TransformAction": WrapperCase(
         "Pendulum-v1",
         lambda env: vw.TransformAction(env, lambda actions: actions * 0.5),
         lambda env: gym.wrappers.TransformAction(env, lambda action: action * 0.5, None),
     ),
-    "VectorizeTransformAction": ActionCase(
+    "VectorizeTransformAction": WrapperCase(
         "Hopper-v5",
         lambda env: vw.VectorizeTransformAction(
             env, gym.wrappers.TransformAction, func=lambda action: -action, action_space=None
@@ -370,25 +372,18 @@ def test_action_wrapper_equals_single_env_wrapper_per_row(name, mode):
 # ---- reward wrappers
 
 
-@dataclass(frozen=True)
-class RewardCase:
-    task_id: str
-    wrap: Callable[[VectorEnv], VectorEnv]
-    single: Callable[[gym.Env], gym.RewardWrapper]
-
-
 REWARD_CASES = {
-    "ClipReward": RewardCase(
+    "ClipReward": WrapperCase(
         "Hopper-v5",
         lambda env: vw.ClipReward(env, 0.0, 0.9),
         lambda env: gym.wrappers.ClipReward(env, 0.0, 0.9),
     ),
-    "TransformReward": RewardCase(
+    "TransformReward": WrapperCase(
         "Pendulum-v1",
         lambda env: vw.TransformReward(env, lambda rewards: rewards * 0.1),
         lambda env: gym.wrappers.TransformReward(env, lambda reward: reward * 0.1),
     ),
-    "VectorizeTransformReward": RewardCase(
+    "VectorizeTransformReward": WrapperCase(
         "CartPole-v1",
         lambda env: vw.VectorizeTransformReward(
             env, gym.wrappers.TransformReward, func=lambda reward: reward - 2.0
