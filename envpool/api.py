@@ -216,7 +216,7 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     task = get_task(task_id)
     env_cls = task.load()
     pool_args, options = _split_pool_args(dict(kwargs))
-    resolved = _resolve_options(env_cls, task.default_options(), options)
+    resolved = _resolve_options(env_cls, task.default_options(), task.convert_options(options))
     return _build_spec(task, env_cls, _pool_config(task, **pool_args), resolved)
 
 
@@ -259,6 +259,7 @@ def make(
         raise ValueError(f"unknown env_type {env_type!r}: use one of {ENV_TYPES}.{hint}")
     task = get_task(task_id)
     extra_pool_args, task_options = _split_pool_args(task_options)
+    task_options = task.convert_options(task_options)
     pool_args = _pool_config(
         task,
         num_envs=num_envs,

@@ -27,6 +27,13 @@ class TaskSpec:
     """Computes more default options when a pool is made (e.g. a ROM file's path)."""
     fps: int | Callable[[Mapping[str, Any]], int] | None = None
     """Frames per second of the task's rendering, or a function of its config."""
+    option_converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """Turns the options a user passes into the env's option types (e.g. a list of map rows
+    into one string), raising a clear error for values it cannot take."""
+
+    def convert_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The user's options in the types the env's config takes."""
+        return self.option_converter(dict(options)) if self.option_converter else dict(options)
 
     def default_options(self) -> dict[str, Any]:
         """The task's option overrides, the hook's included."""
@@ -100,6 +107,7 @@ def register(
     *,
     option_hook: Callable[[], Mapping[str, Any]] | None = None,
     render_fps: int | Callable[[Mapping[str, Any]], int] | None = None,
+    convert_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     **options: Any,
 ) -> None:
     """Registers ``task_id``, served by the env class at ``entry_point``.
@@ -109,7 +117,8 @@ def register(
     ``option_hook()``, if given, supplies more option defaults when a pool is
     made (for values known only at run time, such as a data file's path);
     ``render_fps`` is the frame rate a video of the task plays at (or a function
-    of the task's config giving it).
+    of the task's config giving it); ``convert_options(options)``, if given, turns
+    the options a user passes into the types the env's config takes.
     """
     if not isinstance(task_id, str) or not task_id:
         raise ValueError("task_id must be a non-empty string")
@@ -120,7 +129,13 @@ def register(
     if task_id in _tasks:
         raise ValueError(f"task id {task_id!r} is already registered")
     _tasks[task_id] = TaskSpec(
-        task_id, entry_point, max_episode_steps, dict(options), option_hook, render_fps
+        task_id,
+        entry_point,
+        max_episode_steps,
+        dict(options),
+        option_hook,
+        render_fps,
+        convert_options,
     )
 
 

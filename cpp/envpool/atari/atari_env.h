@@ -167,13 +167,18 @@ class AtariEnv {
   }
 
   // reset(seed=...): a fresh emulator, since ALE's reset_game keeps the
-  // console's RAM and generator from the previous game (costs a ROM load).
+  // console's RAM and generator from the previous game (costs a ROM load;
+  // none while the emulator has not run yet).
   void Seed(std::uint64_t /*seed*/) {
-    ale_ = StartEmulator(options_);
+    if (!emulator_fresh_) {
+      ale_ = StartEmulator(options_);
+      emulator_fresh_ = true;
+    }
     continue_game_ = false;
   }
 
   void Reset(Rng& rng, Output& out) {
+    emulator_fresh_ = false;
     const bool new_game = !continue_game_;
     continue_game_ = false;
     if (new_game) {
@@ -620,6 +625,7 @@ class AtariEnv {
   // The last step lost a life (episodic_life) without ending the game: the
   // next Reset goes on with the running game.
   bool continue_game_ = false;
+  bool emulator_fresh_ = true;
 };
 
 }  // namespace envpool::atari

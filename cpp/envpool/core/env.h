@@ -87,9 +87,11 @@ concept Renderable =
       { env.Render(frame) } -> std::same_as<void>;
     };
 
-// Optional: an env whose state outlives its Rng (an emulator, say) is told
-// when reset(seed=...) reseeds it, just before that Reset, so that a seeded
-// reset replays exactly like a fresh env with that seed.
+// Optional: an env whose state outlives its Rng (an emulator, say), or that
+// keeps a generator of its own (NumpyRandom, to replay gymnasium's draws), is
+// told its seed: once after construction (the pool's seed + env id), and again
+// just before each Reset that reset(seed=...) reseeds, so that a seeded reset
+// replays exactly like a fresh env with that seed.
 template <typename E>
 concept Seedable = requires(E& env, std::uint64_t seed) {
   { env.Seed(seed) } -> std::same_as<void>;

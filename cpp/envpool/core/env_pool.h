@@ -108,6 +108,11 @@ class EnvPool {
       slots_[i].rng.Seed(options_.seed + i);
     }
     BuildEnvs(configs);
+    if constexpr (Seedable<E>) {
+      for (std::size_t i = 0; i < num_envs; ++i) {
+        slots_[i].env->Seed(options_.seed + i);
+      }
+    }
     const int num_workers =
         is_sync() ? options_.num_threads - 1 : options_.num_threads;
     for (int i = 0; i < num_workers; ++i) {
