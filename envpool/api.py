@@ -241,7 +241,8 @@ def make(
     (send/recv). num_threads defaults to min(num_envs, CPU cores). Env i is
     seeded with seed + i (seed=None draws a random seed). max_episode_steps
     defaults to the task's gymnasium TimeLimit. render_mode="rgb_array" lets
-    render() return every env's frame (a tuple, as gymnasium's VectorEnv does).
+    render() return every env's frame (a tuple, as gymnasium's VectorEnv does);
+    render_mode="ansi" (toy-text tasks) returns every env's text.
     original_api=True behaves as the original EnvPool where its interface and
     gymnasium's conflict (observation_space and action_space describe one env,
     float32 rewards, ...; see envpool.original_api and docs/migration.md); it is
@@ -285,10 +286,13 @@ def make(
         from envpool.original_api import with_original_defaults
 
         task_options = with_original_defaults(env_cls, task_options)
-    if render_mode not in (None, "rgb_array"):
-        raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
-    if render_mode is not None and not env_cls.can_render:
-        raise ValueError(f"{task_id} cannot render; leave render_mode=None")
+    if render_mode not in (None, "rgb_array", "ansi"):
+        raise ValueError(f"render_mode must be None, 'rgb_array' or 'ansi', got {render_mode!r}")
+    if render_mode == "rgb_array" and not env_cls.can_render:
+        raise ValueError(f"{task_id} cannot render frames; leave render_mode=None")
+    if render_mode == "ansi" and not env_cls.can_render_ansi:
+        hint = " (it renders frames: use render_mode='rgb_array')" if env_cls.can_render else ""
+        raise ValueError(f"{task_id} has no text rendering{hint}; leave render_mode=None")
     options = _resolve_options(env_cls, task.default_options(), task_options)
     spec = _build_spec(task, env_cls, pool_args, options)
     pool = env_cls(

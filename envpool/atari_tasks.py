@@ -172,6 +172,7 @@ for _rom_id in ROM_IDS:
         max_episode_steps=MAX_EPISODE_STEPS,
         option_hook=lambda rom_id=_rom_id: rom_options(rom_id),
         render_fps=30,  # ale-py's AtariEnv.metadata
+        family="atari",
     )
 
 for _task_id, _reason in UNAVAILABLE_TASKS.items():

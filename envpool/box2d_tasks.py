@@ -8,23 +8,40 @@ from __future__ import annotations
 
 from envpool.registry import register
 
+_FAMILY = "box2d"
 _BOX2D = "envpool._box2d"
 _FPS = 50  # gymnasium's metadata["render_fps"] for all three
 
-register("LunarLander-v3", f"{_BOX2D}:LunarLander", max_episode_steps=1000, render_fps=_FPS)
+register(
+    "LunarLander-v3",
+    f"{_BOX2D}:LunarLander",
+    max_episode_steps=1000,
+    render_fps=_FPS,
+    family=_FAMILY,
+)
 register(
     "LunarLanderContinuous-v3",
     f"{_BOX2D}:LunarLander",
     max_episode_steps=1000,
     render_fps=_FPS,
     continuous=True,
+    family=_FAMILY,
 )
-register("BipedalWalker-v3", f"{_BOX2D}:BipedalWalker", max_episode_steps=1600, render_fps=_FPS)
+register(
+    "BipedalWalker-v3",
+    f"{_BOX2D}:BipedalWalker",
+    max_episode_steps=1600,
+    render_fps=_FPS,
+    family=_FAMILY,
+)
 register(
     "BipedalWalkerHardcore-v3",
     f"{_BOX2D}:BipedalWalker",
     max_episode_steps=2000,
     render_fps=_FPS,
     hardcore=True,
+    family=_FAMILY,
 )
-register("CarRacing-v3", f"{_BOX2D}:CarRacing", max_episode_steps=1000, render_fps=_FPS)
+register(
+    "CarRacing-v3", f"{_BOX2D}:CarRacing", max_episode_steps=1000, render_fps=_FPS, family=_FAMILY
+)

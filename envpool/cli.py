@@ -1,6 +1,7 @@
 """The ``envpool`` command (also ``python -m envpool``): list, info and bench.
 
 envpool list [PATTERN]      task ids, all or those matching PATTERN
+envpool list --families     the task families, with their number of tasks
 envpool info TASK           spaces, specs and every option of TASK with its default
 envpool bench [...]         steps/s of envpool against the peers installed here
 envpool cmake-dir           folder of envpool's CMake package config (for env packages)
@@ -82,6 +83,17 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="?",
         metavar="PATTERN",
         help="a glob (Pong*, *-v5) or a substring (cart); case-insensitive",
+    )
+    p.add_argument(
+        "--family",
+        metavar="NAME",
+        help="only the tasks of this family (see --families), e.g. box2d",
+    )
+    p.add_argument(
+        "--families",
+        action="store_true",
+        help="list the task families (atari, box2d, ...) with their number of tasks and "
+        "a few ids, instead of the ids",
     )
 
     p = sub.add_parser(
@@ -179,8 +191,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_list(args: argparse.Namespace) -> int:
     import envpool
+    from envpool.registry import list_families
 
+    families = list_families()
+    if args.families:
+        width = max(map(len, families))
+        for name, ids in families.items():
+            shown = ", ".join(ids[:3]) + (", ..." if len(ids) > 3 else "")
+            print(f"{name:<{width}}  {len(ids):>4}  {shown}")
+        return 0
     tasks = envpool.list_all_envs()
+    if args.family is not None:
+        if args.family not in families:
+            print(
+                f"envpool list: no family {args.family!r}; families: {', '.join(families)}",
+                file=sys.stderr,
+            )
+            return 1
+        tasks = families[args.family]
     if args.pattern:
         pattern = args.pattern.lower()
         if any(c in pattern for c in "*?["):

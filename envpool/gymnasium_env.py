@@ -12,6 +12,9 @@ from envpool._frontend import PoolHandle
 from envpool.api import EnvSpec
 from envpool.errors import CallOrderError
 
+# gymnasium's render mode -> the pool class's flag saying the env supports it
+_RENDER_MODES = {"rgb_array": "can_render", "ansi": "can_render_ansi"}
+
 
 class GymnasiumEnvPool(PoolHandle, VectorEnv):
     """A batch of C++ envs behind the gymnasium vector API.
@@ -48,7 +51,8 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
         else:
             self.observation_space = batch_space(spec.observation_space, self.num_envs)
             self.action_space = batch_space(spec.action_space, self.num_envs)
-        self.metadata = {"autoreset_mode": autoreset_mode, "render_modes": ["rgb_array"]}
+        render_modes = [mode for mode, ok in _RENDER_MODES.items() if getattr(pool, ok, False)]
+        self.metadata = {"autoreset_mode": autoreset_mode, "render_modes": render_modes}
         if spec.render_fps is not None:
             self.metadata["render_fps"] = spec.render_fps
         self.render_mode = render_mode
@@ -161,11 +165,17 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
         """Waits for the next batch of results."""
         return self._pool.recv()
 
-    def render(self, env_id: Any = None) -> tuple[np.ndarray, ...]:
-        """Every env's current frame (or those in ``env_id``): a tuple of (height, width, 3)
-        uint8 arrays, as gymnasium's VectorEnv returns; ``np.stack`` makes one array."""
+    def render(self, env_id: Any = None) -> tuple[np.ndarray, ...] | tuple[str, ...]:
+        """Every env's current frame (or those in ``env_id``): with render_mode="rgb_array"
+        a tuple of (height, width, 3) uint8 arrays, as gymnasium's VectorEnv returns
+        (``np.stack`` makes one array); with render_mode="ansi" a tuple of strings."""
+        if self.render_mode == "ansi":
+            return tuple(self._pool.render_ansi(env_id))
         if self.render_mode != "rgb_array":
-            raise ValueError("make the pool with render_mode='rgb_array' to render it")
+            raise ValueError(
+                "make the pool with render_mode='rgb_array' (or 'ansi' where the task has a "
+                "text rendering) to render it"
+            )
         return tuple(self._pool.render(env_id))
 
     def close_extras(self, **kwargs: Any) -> None:

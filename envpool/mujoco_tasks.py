@@ -106,6 +106,7 @@ for _task_id, (_cls, _max_episode_steps) in TASKS.items():
         render_fps=lambda config, dt=MODEL_TIMESTEP[_task_id]: round(
             1.0 / (dt * config["frame_skip"])
         ),
+        family="mujoco",
     )
 
 

@@ -27,6 +27,8 @@ class TaskSpec:
     """Computes more default options when a pool is made (e.g. a ROM file's path)."""
     fps: int | Callable[[Mapping[str, Any]], int] | None = None
     """Frames per second of the task's rendering, or a function of its config."""
+    family: str = ""
+    """The task family, e.g. ``"box2d"`` (``envpool list --families``)."""
     option_converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     """Turns the options a user passes into the env's option types (e.g. a list of map rows
     into one string), raising a clear error for values it cannot take."""
@@ -108,6 +110,7 @@ def register(
     option_hook: Callable[[], Mapping[str, Any]] | None = None,
     render_fps: int | Callable[[Mapping[str, Any]], int] | None = None,
     convert_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    family: str | None = None,
     **options: Any,
 ) -> None:
     """Registers ``task_id``, served by the env class at ``entry_point``.
@@ -118,7 +121,9 @@ def register(
     made (for values known only at run time, such as a data file's path);
     ``render_fps`` is the frame rate a video of the task plays at (or a function
     of the task's config giving it); ``convert_options(options)``, if given, turns
-    the options a user passes into the types the env's config takes.
+    the options a user passes into the types the env's config takes; ``family``
+    groups tasks in ``envpool list --families`` (default: the entry point's
+    top-level package, e.g. an env package's name).
     """
     if not isinstance(task_id, str) or not task_id:
         raise ValueError("task_id must be a non-empty string")
@@ -135,6 +140,7 @@ def register(
         dict(options),
         option_hook,
         render_fps,
+        family or entry_point.split(".", 1)[0].split(":", 1)[0],
         convert_options,
     )
 
@@ -168,6 +174,15 @@ def list_all_envs() -> list[str]:
     """All registered task ids, sorted."""
     _load_plugins()
     return sorted(_tasks)
+
+
+def list_families() -> dict[str, list[str]]:
+    """Every family's sorted task ids, families sorted by name."""
+    _load_plugins()
+    families: dict[str, list[str]] = {}
+    for task_id in sorted(_tasks):
+        families.setdefault(_tasks[task_id].family, []).append(task_id)
+    return dict(sorted(families.items()))
 
 
 def get_task(task_id: str) -> TaskSpec:

@@ -60,6 +60,28 @@ def test_list_glob_and_substring() -> None:
     assert "no task id matches" in done.stderr
 
 
+def test_list_families() -> None:
+    done = run("list", "--families")
+    assert done.returncode == 0, done.stderr
+    counts = {line.split()[0]: int(line.split()[1]) for line in done.stdout.splitlines()}
+    for family in ("atari", "box2d", "classic_control", "mujoco", "toy_text"):
+        assert counts[family] == len(envpool.registry.list_families()[family])
+    assert counts["box2d"] == 5 and counts["classic_control"] == 6
+    done = run("list", "--family", "box2d")
+    assert done.stdout.split() == [
+        "BipedalWalker-v3",
+        "BipedalWalkerHardcore-v3",
+        "CarRacing-v3",
+        "LunarLander-v3",
+        "LunarLanderContinuous-v3",
+    ]
+    done = run("list", "--family", "box2d", "lunar*")
+    assert done.stdout.split() == ["LunarLander-v3", "LunarLanderContinuous-v3"]
+    done = run("list", "--family", "box3d")
+    assert done.returncode == 1
+    assert "no family 'box3d'" in done.stderr and "box2d" in done.stderr
+
+
 def test_info_shows_spaces_and_options() -> None:
     done = run("info", "CartPole-v1")
     assert done.returncode == 0, done.stderr

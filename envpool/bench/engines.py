@@ -36,15 +36,12 @@ ASYNC_MAX_PROCESSES = 64
 
 
 def task_family(task_id: str) -> str:
-    """``"atari"``, ``"mujoco"`` or ``"classic"`` (anything else), from envpool's registry."""
+    """``"atari"``, ``"mujoco"``, ``"box2d"`` or ``"classic"`` (anything else, toy text
+    included: small, cheap steps), from envpool's registry."""
     from envpool.registry import get_task
 
-    entry_point = get_task(task_id).entry_point
-    if entry_point.endswith(":Atari"):
-        return "atari"
-    if entry_point.startswith("envpool.mujoco_tasks:"):
-        return "mujoco"
-    return "classic"
+    family = get_task(task_id).family
+    return family if family in ("atari", "mujoco", "box2d") else "classic"
 
 
 @dataclass(frozen=True)
@@ -52,18 +49,26 @@ class TaskInfo:
     """What the engines need to know about a task."""
 
     task_id: str
-    is_atari: bool
+    family: str
+    """``"atari"``, ``"mujoco"``, ``"box2d"`` or ``"classic"`` (task_family)."""
     frame_skip: int
     """Emulator frames per env step (1 for non-Atari tasks)."""
     action_space: Any
     """One env's gymnasium action space."""
-    is_mujoco: bool = False
-    """One of gymnasium's MuJoCo tasks (same id in gymnasium and the original EnvPool)."""
 
     @property
-    def family(self) -> str:
-        """``"atari"``, ``"mujoco"`` or ``"classic"``."""
-        return "atari" if self.is_atari else "mujoco" if self.is_mujoco else "classic"
+    def is_atari(self) -> bool:
+        return self.family == "atari"
+
+    @property
+    def is_mujoco(self) -> bool:
+        """One of gymnasium's MuJoCo tasks (same id in gymnasium and the original EnvPool)."""
+        return self.family == "mujoco"
+
+    @property
+    def original_id(self) -> str:
+        """The original EnvPool's id of the same task (it lags gymnasium's versions)."""
+        return ORIGINAL_IDS.get(self.task_id, self.task_id)
 
     @property
     def ale_id(self) -> str:
@@ -78,15 +83,18 @@ class TaskInfo:
         return next(r for r in ROM_IDS if f"{task_name(r)}-v5" == self.task_id)
 
 
+ORIGINAL_IDS = {"Taxi-v4": "Taxi-v3"}
+"""Tasks the original EnvPool 1.2.5 has under an older version suffix (same dynamics)."""
+
+
 def task_info(task_id: str) -> TaskInfo:
     """A TaskInfo from envpool's registry (ValueError for an unknown task)."""
     import envpool
 
     family = task_family(task_id)
-    is_atari = family == "atari"
     spec = envpool.make_spec(task_id)
-    frame_skip = int(spec.config.get("frame_skip", 1)) if is_atari else 1
-    return TaskInfo(task_id, is_atari, frame_skip, spec.action_space, family == "mujoco")
+    frame_skip = int(spec.config.get("frame_skip", 1)) if family == "atari" else 1
+    return TaskInfo(task_id, family, frame_skip, spec.action_space)
 
 
 @dataclass(frozen=True)
@@ -494,7 +502,8 @@ class OriginalEnvpoolEngine(Engine):
         self.version: str | None = None
 
     def measure(self, case: Case) -> float:
-        args = [case.task.task_id, case.num_envs, case.rows, case.num_threads or 0, case.seconds]
+        task = case.task.original_id
+        args = [task, case.num_envs, case.rows, case.num_threads or 0, case.seconds]
         try:
             done = subprocess.run(
                 [self.python, "-c", PEER_SCRIPT, *map(str, args)],

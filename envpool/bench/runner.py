@@ -20,7 +20,12 @@ from envpool.bench.engines import (
 )
 
 DEFAULT_TASKS = ("CartPole-v1", "Pong-v5")
-DEFAULT_NUM_ENVS = {"classic": (8, 64, 256), "atari": (4, 8, 16), "mujoco": (8, 16, 32)}
+DEFAULT_NUM_ENVS = {
+    "classic": (8, 64, 256),
+    "atari": (4, 8, 16),
+    "mujoco": (8, 16, 32),
+    "box2d": (8, 16, 32),
+}
 DEFAULT_SECONDS = 1.0
 
 

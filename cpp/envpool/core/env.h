@@ -21,6 +21,7 @@
 #include <concepts>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -86,6 +87,13 @@ concept Renderable =
       { E::RenderShape(config) } -> std::same_as<std::vector<std::int64_t>>;
       { env.Render(frame) } -> std::same_as<void>;
     };
+
+// Optional: an env that describes its state as text (gymnasium's "ansi"
+// render mode) returns that text.
+template <typename E>
+concept AnsiRenderable = requires(const E& env) {
+  { env.RenderAnsi() } -> std::same_as<std::string>;
+};
 
 // Optional: an env whose state outlives its Rng (an emulator, say), or that
 // keeps a generator of its own (NumpyRandom, to replay gymnasium's draws), is

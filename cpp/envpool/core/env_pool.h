@@ -250,18 +250,7 @@ class EnvPool {
   void Render(std::span<const std::int32_t> ids, std::uint8_t* out)
     requires Renderable<E>
   {
-    CheckOpen();
-    ++stamp_;
-    for (const std::int32_t id : ids) {
-      if (id < 0 || id >= options_.num_envs) {
-        throw std::out_of_range("env_id " + std::to_string(id) +
-                                " is out of range");
-      }
-      if (slots_[id].pending) {
-        throw CallOrderError("env " + std::to_string(id) +
-                             " is in flight; recv() it before render()");
-      }
-    }
+    CheckRenderable(ids);
     std::size_t frame_bytes = 1;
     for (const auto d : render_shape_) {
       frame_bytes *= static_cast<std::size_t>(d);
@@ -269,6 +258,19 @@ class EnvPool {
     for (std::size_t i = 0; i < ids.size(); ++i) {
       slots_[ids[i]].env->Render({out + i * frame_bytes, frame_bytes});
     }
+  }
+
+  // The text of each env in `ids` (gymnasium's "ansi" render mode).
+  std::vector<std::string> RenderAnsi(std::span<const std::int32_t> ids)
+    requires AnsiRenderable<E>
+  {
+    CheckRenderable(ids);
+    std::vector<std::string> texts;
+    texts.reserve(ids.size());
+    for (const std::int32_t id : ids) {
+      texts.push_back(slots_[id].env->RenderAnsi());
+    }
+    return texts;
   }
 
   const std::vector<std::int64_t>& render_shape() const {
@@ -403,6 +405,22 @@ class EnvPool {
         (DiscreteAction<Action> && !spec_.action.shape.empty())) {
       throw std::logic_error(
           "the env's action spec does not match its Action type");
+    }
+  }
+
+  // Envs may be drawn only while none of `ids` is stepping.
+  void CheckRenderable(std::span<const std::int32_t> ids) {
+    CheckOpen();
+    ++stamp_;
+    for (const std::int32_t id : ids) {
+      if (id < 0 || id >= options_.num_envs) {
+        throw std::out_of_range("env_id " + std::to_string(id) +
+                                " is out of range");
+      }
+      if (slots_[id].pending) {
+        throw CallOrderError("env " + std::to_string(id) +
+                             " is in flight; recv() it before render()");
+      }
     }
   }
 

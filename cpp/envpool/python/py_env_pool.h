@@ -209,8 +209,13 @@ class PyEnvPool {
         .def("render", &PyEnvPool::Render, py::arg("env_ids") = py::none())
         .def("latest_obs", &PyEnvPool::LatestObs,
              py::arg("env_ids") = py::none())
+        .def("render_ansi", &PyEnvPool::RenderAnsi,
+             py::arg("env_ids") = py::none())
         .def_property_readonly_static(
             "can_render", [](const py::object&) { return Renderable<E>; })
+        .def_property_readonly_static(
+            "can_render_ansi",
+            [](const py::object&) { return AnsiRenderable<E>; })
         .def("close", &PyEnvPool::Close)
         .def_property_readonly("closed", &PyEnvPool::closed)
         .def_property_readonly("num_threads",
@@ -321,6 +326,23 @@ class PyEnvPool {
     } else {
       static_cast<void>(env_ids);
       PyErr_SetString(PyExc_NotImplementedError, "this env cannot render");
+      throw py::error_already_set();
+    }
+  }
+
+  // The text of each env in env_ids (all when None).
+  std::vector<std::string> RenderAnsi(const py::object& env_ids) {
+    CheckProcess();
+    if constexpr (AnsiRenderable<E>) {
+      std::vector<std::int32_t> ids = ParseIds(env_ids);
+      return WithoutGil([&] {
+        std::lock_guard lock(call_mutex_);
+        return pool_->RenderAnsi(ids);
+      });
+    } else {
+      static_cast<void>(env_ids);
+      PyErr_SetString(PyExc_NotImplementedError,
+                      "this env has no text rendering");
       throw py::error_already_set();
     }
   }
