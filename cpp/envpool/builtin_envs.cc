@@ -9,6 +9,7 @@
 #include "envpool/classic_control/mountain_car_continuous.h"
 #include "envpool/classic_control/pendulum.h"
 #include "envpool/python/py_env_pool.h"
+#include "envpool/python/py_numpy_random.h"
 
 PYBIND11_MODULE(_core, m) {
   using envpool::python::RegisterEnv;
@@ -19,4 +20,5 @@ PYBIND11_MODULE(_core, m) {
   RegisterEnv<cc::MountainCarContinuous>(m, "MountainCarContinuous");
   RegisterEnv<cc::Acrobot>(m, "Acrobot");
   RegisterEnv<envpool::atari::AtariEnv>(m, "Atari");
+  envpool::python::RegisterNumpyRandomForTests(m);
 }
