@@ -39,12 +39,28 @@ def is_discrete(desc: ArrayDesc) -> bool:
     )
 
 
+def is_multi_discrete(desc: ArrayDesc) -> bool:
+    """A vector of integers with bounds given element by element (e.g. Blackjack's
+    (player sum, dealer card, usable ace))."""
+    shape = desc["shape"]
+    return (
+        np.dtype(desc["dtype"]).kind in "iu"
+        and len(shape) == 1
+        and shape[0] > 1
+        and len(desc["low"]) == len(desc["high"]) == shape[0]
+    )
+
+
 def to_space(desc: ArrayDesc) -> spaces.Space:
-    """A Discrete for a bounded integer scalar, otherwise a Box."""
+    """A Discrete for a bounded integer scalar, a MultiDiscrete for an integer vector
+    bounded element by element, otherwise a Box."""
     dtype = np.dtype(desc["dtype"])
     if is_discrete(desc):
         low, high = int(desc["low"][0]), int(desc["high"][0])
         return spaces.Discrete(high - low + 1, start=low)
+    if is_multi_discrete(desc):
+        low, high = _bounds(desc)
+        return spaces.MultiDiscrete(high - low + 1, dtype=dtype, start=low)
     low, high = _bounds(desc)
     return spaces.Box(low=low, high=high, shape=tuple(desc["shape"]), dtype=dtype)
 

@@ -10,6 +10,10 @@
 #include "envpool/classic_control/pendulum.h"
 #include "envpool/python/py_env_pool.h"
 #include "envpool/python/py_numpy_random.h"
+#include "envpool/toy_text/blackjack.h"
+#include "envpool/toy_text/cliff_walking.h"
+#include "envpool/toy_text/frozen_lake.h"
+#include "envpool/toy_text/taxi.h"
 
 PYBIND11_MODULE(_core, m) {
   using envpool::python::RegisterEnv;
@@ -20,5 +24,10 @@ PYBIND11_MODULE(_core, m) {
   RegisterEnv<cc::MountainCarContinuous>(m, "MountainCarContinuous");
   RegisterEnv<cc::Acrobot>(m, "Acrobot");
   RegisterEnv<envpool::atari::AtariEnv>(m, "Atari");
+  namespace tt = envpool::toy_text;
+  RegisterEnv<tt::Blackjack>(m, "Blackjack");
+  RegisterEnv<tt::FrozenLake>(m, "FrozenLake");
+  RegisterEnv<tt::CliffWalking>(m, "CliffWalking");
+  RegisterEnv<tt::Taxi>(m, "Taxi");
   envpool::python::RegisterNumpyRandomForTests(m);
 }
