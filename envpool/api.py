@@ -214,9 +214,10 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     as a dict that also reads as attributes (``spec.config.num_envs``).
     """
     task = get_task(task_id)
-    env_cls = task.load()
     pool_args, options = _split_pool_args(dict(kwargs))
-    resolved = _resolve_options(env_cls, task.default_options(), task.convert_options(options))
+    options = task.convert_options(options)
+    env_cls = task.load(options)
+    resolved = _resolve_options(env_cls, task.default_options(), options)
     return _build_spec(task, env_cls, _pool_config(task, **pool_args), resolved)
 
 
@@ -281,7 +282,7 @@ def make(
         original_api = env_type == "gym" or os.environ.get(ORIGINAL_API_VARIABLE) == "1"
     if not isinstance(original_api, (bool, np.bool_)):
         raise TypeError(f"original_api must be a bool or None, got {original_api!r}")
-    env_cls = task.load()
+    env_cls = task.load(task_options)
     if original_api:
         from envpool.original_api import with_original_defaults
 

@@ -1,10 +1,15 @@
 """gymnasium's Box2D tasks (LunarLander, BipedalWalker, CarRacing), served by ``envpool._box2d``.
 
 The extension links the Box2D 2.3 C++ engine, built from the pinned box2d-py source
-package (third_party/box2d). Time limits, reward thresholds and frame rates are gymnasium 1.4's.
+package (third_party/box2d). Time limits, frame rates and options are gymnasium 1.4's.
+An env's action type is fixed in C++, so the ``continuous`` option of LunarLander and
+CarRacing picks one of two classes.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from envpool.registry import register
 
@@ -12,21 +17,27 @@ _FAMILY = "box2d"
 _BOX2D = "envpool._box2d"
 _FPS = 50  # gymnasium's metadata["render_fps"] for all three
 
-register(
-    "LunarLander-v3",
-    f"{_BOX2D}:LunarLander",
-    max_episode_steps=1000,
-    render_fps=_FPS,
-    family=_FAMILY,
-)
-register(
-    "LunarLanderContinuous-v3",
-    f"{_BOX2D}:LunarLander",
-    max_episode_steps=1000,
-    render_fps=_FPS,
-    continuous=True,
-    family=_FAMILY,
-)
+
+def _lunar_lander_class(options: Mapping[str, Any]) -> str:
+    continuous = bool(options.get("continuous", False))
+    return f"{_BOX2D}:{'LunarLanderContinuous' if continuous else 'LunarLander'}"
+
+
+def _car_racing_class(options: Mapping[str, Any]) -> str:
+    continuous = bool(options.get("continuous", True))
+    return f"{_BOX2D}:{'CarRacing' if continuous else 'CarRacingDiscrete'}"
+
+
+for _task_id, _continuous in (("LunarLander-v3", False), ("LunarLanderContinuous-v3", True)):
+    register(
+        _task_id,
+        _lunar_lander_class({"continuous": _continuous}),
+        max_episode_steps=1000,
+        render_fps=_FPS,
+        class_for=_lunar_lander_class,
+        family=_FAMILY,
+        continuous=_continuous,
+    )
 register(
     "BipedalWalker-v3",
     f"{_BOX2D}:BipedalWalker",
@@ -43,5 +54,10 @@ register(
     family=_FAMILY,
 )
 register(
-    "CarRacing-v3", f"{_BOX2D}:CarRacing", max_episode_steps=1000, render_fps=_FPS, family=_FAMILY
+    "CarRacing-v3",
+    f"{_BOX2D}:CarRacing",
+    max_episode_steps=1000,
+    render_fps=_FPS,
+    class_for=_car_racing_class,
+    family=_FAMILY,
 )

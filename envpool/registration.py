@@ -44,5 +44,5 @@ def make_dm(task_id: str, **kwargs: Any) -> Any:
 
 def make_spec(task_id: str, **kwargs: Any) -> OriginalSpec:
     """``envpool.make_spec`` shaped as the original's spec (``observation_spec()`` a method)."""
-    options = with_original_defaults(get_task(task_id).load(), kwargs)
+    options = with_original_defaults(get_task(task_id).load(kwargs), kwargs)
     return OriginalSpec(api.make_spec(task_id, **options))

@@ -27,6 +27,9 @@ class TaskSpec:
     """Computes more default options when a pool is made (e.g. a ROM file's path)."""
     fps: int | Callable[[Mapping[str, Any]], int] | None = None
     """Frames per second of the task's rendering, or a function of its config."""
+    class_for: Callable[[Mapping[str, Any]], str] | None = None
+    """Picks the entry point from the options, for a task whose option changes the C++
+    class (e.g. continuous or discrete actions); None: always ``entry_point``."""
     family: str = ""
     """The task family, e.g. ``"box2d"`` (``envpool list --families``)."""
     option_converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None
@@ -46,11 +49,15 @@ class TaskSpec:
         """The ``metadata["render_fps"]`` of a pool made with ``config``."""
         return self.fps(config) if callable(self.fps) else self.fps
 
-    def load(self) -> Any:
-        """The env class, checked to be built against this envpool's headers."""
+    def load(self, options: Mapping[str, Any] | None = None) -> Any:
+        """The env class serving the task with the user's ``options``, checked to be
+        built against this envpool's headers."""
         from envpool import __version__
 
-        module_name, _, attr = self.entry_point.partition(":")
+        entry_point = self.entry_point
+        if self.class_for is not None:
+            entry_point = self.class_for({**self.options, **(options or {})})
+        module_name, _, attr = entry_point.partition(":")
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
@@ -71,7 +78,7 @@ class TaskSpec:
         built_for = getattr(env_class, "envpool_version", None)
         if built_for != __version__:
             raise ImportError(
-                f"task {self.task_id!r}: {self.entry_point} was compiled against envpool "
+                f"task {self.task_id!r}: {entry_point} was compiled against envpool "
                 f"{built_for or '(unknown)'} headers, but envpool {__version__} is installed; "
                 f"rebuild the package that provides {module_name!r} (pip install --force-reinstall "
                 "--no-cache-dir <package>)"
@@ -110,6 +117,7 @@ def register(
     option_hook: Callable[[], Mapping[str, Any]] | None = None,
     render_fps: int | Callable[[Mapping[str, Any]], int] | None = None,
     convert_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    class_for: Callable[[Mapping[str, Any]], str] | None = None,
     family: str | None = None,
     **options: Any,
 ) -> None:
@@ -121,7 +129,9 @@ def register(
     made (for values known only at run time, such as a data file's path);
     ``render_fps`` is the frame rate a video of the task plays at (or a function
     of the task's config giving it); ``convert_options(options)``, if given, turns
-    the options a user passes into the types the env's config takes; ``family``
+    the options a user passes into the types the env's config takes;
+    ``class_for(options)``, if given, picks the entry point from the task's and the
+    user's options (for an option that changes the C++ class); ``family``
     groups tasks in ``envpool list --families`` (default: the entry point's
     top-level package, e.g. an env package's name).
     """
@@ -140,6 +150,7 @@ def register(
         dict(options),
         option_hook,
         render_fps,
+        class_for,
         family or entry_point.split(".", 1)[0].split(":", 1)[0],
         convert_options,
     )
