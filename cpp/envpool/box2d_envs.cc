@@ -3,9 +3,13 @@
 #include <pybind11/pybind11.h>
 
 #include "envpool/box2d/bipedal_walker.h"
+#include "envpool/box2d/lunar_lander.h"
 #include "envpool/python/py_env_pool.h"
 
 PYBIND11_MODULE(_box2d, m) {
   using envpool::python::RegisterEnv;
   RegisterEnv<envpool::box2d::BipedalWalker>(m, "BipedalWalker");
+  RegisterEnv<envpool::box2d::LunarLander>(m, "LunarLander");
+  RegisterEnv<envpool::box2d::LunarLanderContinuous>(m,
+                                                     "LunarLanderContinuous");
 }

@@ -59,11 +59,6 @@ class BipedalWalker {
             {}};
   }
 
-  static std::vector<std::int64_t> RenderShape(const Config& /*config*/) {
-    return {bipedal_walker_render::kViewportH,
-            bipedal_walker_render::kViewportW, 3};
-  }
-
   explicit BipedalWalker(const Config& config)
       : hardcore_(config.Get<bool>("hardcore")), contacts_(this) {
     InitializeBox2DStatics();
@@ -109,28 +104,6 @@ class BipedalWalker {
           "BipedalWalker: a Box2D assertion failed while stepping the env "
           "(the action or the physics state is out of range); reset the env");
     }
-  }
-
-  void Render(std::span<std::uint8_t> frame) {
-    // gymnasium's render() advances the lidar sweep once per call.
-    lidar_render_ = (lidar_render_ + 1) % 100;
-    bipedal_walker_render::Scene scene;
-    scene.scroll = scroll_;
-    scene.clouds = &clouds_;
-    scene.terrain_polys = &terrain_polys_;
-    const int i = lidar_render_;
-    if (i < 2 * kLidarRays && has_stepped_) {
-      const Lidar& lidar = lidar_[i < kLidarRays ? i : 2 * kLidarRays - i - 1];
-      scene.lidar_line = std::array<Vertex, 2>{
-          {{lidar.p1.x, lidar.p1.y}, {lidar.p2.x, lidar.p2.y}}};
-    }
-    for (const Drawn& drawn : drawlist_) {
-      for (const b2Fixture* f = drawn.body->GetFixtureList(); f != nullptr;
-           f = f->GetNext()) {
-        AddShape(drawn, *f, scene);
-      }
-    }
-    bipedal_walker_render::Draw(scene, frame);
   }
 
  private:
@@ -269,8 +242,6 @@ class BipedalWalker {
     game_over_ = false;
     prev_shaping_.reset();
     scroll_ = 0.0;
-    lidar_render_ = 0;
-    has_stepped_ = false;
 
     GenerateTerrain();
     GenerateClouds();
@@ -551,7 +522,6 @@ class BipedalWalker {
                   pos.y - std::cos(1.5 * i / 10.0) * kLidarRange};
       world_->RayCast(&lidar, lidar.p1, V(lidar.p2.x, lidar.p2.y));
     }
-    has_stepped_ = true;
 
     const double angle = hull_->GetAngle();
     std::array<double, kObsSize> state = {
@@ -603,36 +573,6 @@ class BipedalWalker {
     }
   }
 
-  void AddShape(const Drawn& drawn, const b2Fixture& fixture,
-                bipedal_walker_render::Scene& scene) const {
-    const b2Transform& trans = fixture.GetBody()->GetTransform();
-    auto to_screen = [&](const b2Vec2& v) {
-      const b2Vec2 world = b2Mul(trans, v);
-      // trans * v * SCALE: pybox2d's b2Vec2 * float is float32 arithmetic.
-      const b2Vec2 scaled = F(kScale) * world;
-      return Vertex{scaled.x, scaled.y};
-    };
-    if (fixture.GetType() == b2Shape::e_polygon) {
-      const auto& shape =
-          static_cast<const b2PolygonShape&>(*fixture.GetShape());
-      bipedal_walker_render::Shape drawn_shape;
-      drawn_shape.color1 = drawn.color1;
-      drawn_shape.color2 = drawn.color2;
-      for (int i = 0; i < shape.m_count; ++i) {
-        drawn_shape.path.push_back(to_screen(shape.m_vertices[i]));
-      }
-      scene.shapes.push_back(std::move(drawn_shape));
-    } else if (fixture.GetType() == b2Shape::e_edge) {
-      const auto& shape = static_cast<const b2EdgeShape&>(*fixture.GetShape());
-      bipedal_walker_render::Shape drawn_shape;
-      drawn_shape.color1 = drawn.color1;
-      drawn_shape.color2 = drawn.color2;
-      drawn_shape.path = {to_screen(shape.m_vertex1),
-                          to_screen(shape.m_vertex2)};
-      scene.shapes.push_back(std::move(drawn_shape));
-    }
-  }
-
   bool hardcore_;
   NumpyRandom np_random_;
   std::unique_ptr<b2World> world_;
@@ -656,8 +596,6 @@ class BipedalWalker {
   std::vector<bipedal_walker_render::Cloud> clouds_;
   std::vector<Drawn> drawlist_;
   double scroll_ = 0.0;
-  int lidar_render_ = 0;
-  bool has_stepped_ = false;
 };
 
 }  // namespace envpool::box2d

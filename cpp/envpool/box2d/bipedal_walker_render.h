@@ -1,4 +1,7 @@
-// Draws BipedalWalker's rgb_array frame as gymnasium 1.4 does with pygame.
+// What BipedalWalker's rgb_array frame is drawn from (clouds, terrain
+// polygons, the drawlist's shapes), kept as gymnasium keeps it: the clouds
+// consume np_random draws, so they are generated even though envpool does
+// not draw frames yet.
 #ifndef ENVPOOL_BOX2D_BIPEDAL_WALKER_RENDER_H_
 #define ENVPOOL_BOX2D_BIPEDAL_WALKER_RENDER_H_
 
@@ -48,10 +51,6 @@ struct Scene {
   std::optional<std::array<Vec, 2>> lidar_line;  // world units
   std::vector<Shape> shapes;
 };
-
-inline void Draw(const Scene& /*scene*/, std::span<std::uint8_t> frame) {
-  std::fill(frame.begin(), frame.end(), 0);
-}
 
 }  // namespace envpool::box2d::bipedal_walker_render
 
