@@ -13,6 +13,7 @@
 #define ENVPOOL_CORE_NUMPY_RANDOM_H_
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -27,7 +28,7 @@ class NumpyRandom {
   // seeding.np_random(seed) for a non-negative integer seed.
   void Seed(std::uint64_t seed) {
     const std::array<std::uint32_t, 8> words = SeedSequenceState(seed);
-    auto u64 = [&](int i) {
+    auto u64 = [&](std::size_t i) {
       return static_cast<std::uint64_t>(words[2 * i]) |
              (static_cast<std::uint64_t>(words[2 * i + 1]) << 32);
     };
