@@ -160,7 +160,11 @@ def test_reaching_the_end_matches_gymnasium() -> None:
         )
         if g_terminated or g_truncated:
             break
-    assert g_terminated and g_reward != -100  # reached the far end, did not fall
+    assert g_terminated
+    if np.lib.NumpyVersion(np.__version__) >= "2.0.0":
+        # The heuristic's own numpy arithmetic differs slightly under numpy 1.x, where
+        # this walk falls before the end (envpool still matches gymnasium step for step).
+        assert g_reward != -100  # reached the far end, did not fall
     pool.close()
 
 
