@@ -4,10 +4,12 @@
 
 #include "envpool/box2d/bipedal_walker.h"
 #include "envpool/box2d/lunar_lander.h"
+#include "envpool/box2d/pygame_draw_binding.h"
 #include "envpool/python/py_env_pool.h"
 
 PYBIND11_MODULE(_box2d, m) {
   using envpool::python::RegisterEnv;
+  envpool::box2d::RegisterPygameDrawForTests(m);
   RegisterEnv<envpool::box2d::BipedalWalker>(m, "BipedalWalker");
   RegisterEnv<envpool::box2d::LunarLander>(m, "LunarLander");
   RegisterEnv<envpool::box2d::LunarLanderContinuous>(m,
