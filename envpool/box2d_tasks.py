@@ -1,9 +1,11 @@
-"""gymnasium's Box2D tasks LunarLander and BipedalWalker, served by ``envpool._box2d``.
+"""gymnasium's Box2D tasks LunarLander, BipedalWalker and CarRacing, served by
+``envpool._box2d``.
 
 The extension links the Box2D 2.3 C++ engine, built from the pinned box2d-py source
 package (third_party/box2d). Time limits, frame rates and options are gymnasium 1.4's.
-An env's action type is fixed in C++, so LunarLander's ``continuous`` option picks one
-of two classes. CarRacing-v3 is known but not available yet.
+An env's action type is fixed in C++, so LunarLander's and CarRacing's ``continuous``
+option picks one of two classes. CarRacing needs pygame (its score's font), as
+gymnasium's CarRacing does.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from envpool.registry import mark_unavailable, register
+from envpool.registry import register
 
 _FAMILY = "box2d"
 _BOX2D = "envpool._box2d"
@@ -48,9 +50,25 @@ register(
     hardcore=True,
     family=_FAMILY,
 )
-mark_unavailable(
+
+
+def _car_racing_class(options: Mapping[str, Any]) -> str:
+    # The score in CarRacing's frame is drawn with pygame's font, read once per
+    # process (envpool/box2d_score_font.py).
+    import importlib
+
+    from envpool import box2d_score_font
+
+    box2d_score_font.install(importlib.import_module(_BOX2D))
+    continuous = bool(options.get("continuous", True))
+    return f"{_BOX2D}:{'CarRacing' if continuous else 'CarRacingDiscrete'}"
+
+
+register(
     "CarRacing-v3",
-    "CarRacing-v3 is not available in this envpool yet: its observation is a frame drawn "
-    "with pygame, and envpool's pixel-exact drawing of it is unfinished (docs/box2d.md); "
-    "use gymnasium.make('CarRacing-v3') meanwhile",
+    f"{_BOX2D}:CarRacing",
+    max_episode_steps=1000,
+    render_fps=_FPS,
+    class_for=_car_racing_class,
+    family=_FAMILY,
 )

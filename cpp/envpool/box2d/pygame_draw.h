@@ -279,6 +279,11 @@ class Canvas {
     }
   }
 
+  // One pixel, dropped outside the canvas (a straight, opaque blit).
+  void SetPixel(std::int64_t x, std::int64_t y, Color c) {
+    PutClipped(x, y, c);
+  }
+
   // pygame.transform.flip(surf, False, True).
   void FlipVertical() {
     std::size_t row_bytes = static_cast<std::size_t>(width_) * 3;
