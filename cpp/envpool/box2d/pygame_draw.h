@@ -9,6 +9,7 @@
 #define ENVPOOL_BOX2D_PYGAME_DRAW_H_
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -126,10 +127,8 @@ class Canvas {
   [[nodiscard]] std::span<const std::uint8_t> pixels() const { return pixels_; }
 
   void Fill(Color c) {
-    for (std::size_t i = 0; i < pixels_.size(); i += 3) {
-      pixels_[i] = c.r;
-      pixels_[i + 1] = c.g;
-      pixels_[i + 2] = c.b;
+    for (int y = 0; y < height_; ++y) {
+      FillRun(y, 0, width_ - 1, c);
     }
   }
 
@@ -146,8 +145,9 @@ class Canvas {
     std::int64_t y1 =
         std::min<std::int64_t>(static_cast<std::int64_t>(y) + h, height_);
     for (std::int64_t row = y0; row < y1; ++row) {
-      for (std::int64_t col = x0; col < x1; ++col) {
-        Put(static_cast<int>(col), static_cast<int>(row), c);
+      if (x0 < x1) {
+        FillRun(static_cast<int>(row), static_cast<int>(x0),
+                static_cast<int>(x1 - 1), c);
       }
     }
   }
@@ -310,6 +310,34 @@ class Canvas {
     p[2] = c.b;
   }
 
+  // Pixels from..to (inclusive, inside the canvas) of row y: four pixels at
+  // a time as three 32-bit words.
+  void FillRun(int y, int from, int to, Color c) {
+    static_assert(std::endian::native == std::endian::little);
+    if (from > to) {
+      return;
+    }
+    std::uint8_t* p =
+        pixels_.data() + (static_cast<std::size_t>(y) * width_ + from) * 3;
+    int n = to - from + 1;
+    const std::uint32_t r = c.r;
+    const std::uint32_t g = c.g;
+    const std::uint32_t b = c.b;
+    const std::uint32_t w0 = r | (g << 8) | (b << 16) | (r << 24);
+    const std::uint32_t w1 = g | (b << 8) | (r << 16) | (g << 24);
+    const std::uint32_t w2 = b | (r << 8) | (g << 16) | (b << 24);
+    for (; n >= 4; n -= 4, p += 12) {
+      std::memcpy(p, &w0, 4);
+      std::memcpy(p + 4, &w1, 4);
+      std::memcpy(p + 8, &w2, 4);
+    }
+    for (; n > 0; --n, p += 3) {
+      p[0] = c.r;
+      p[1] = c.g;
+      p[2] = c.b;
+    }
+  }
+
   void PutClipped(std::int64_t x, std::int64_t y, Color c) {
     if (Inside(x, y)) {
       Put(static_cast<int>(x), static_cast<int>(y), c);
@@ -326,9 +354,7 @@ class Canvas {
     }
     x1 = std::max(x1, 0);
     x2 = std::min(x2, width_ - 1);
-    for (int x = x1; x <= x2; ++x) {
-      Put(x, y, c);
-    }
+    FillRun(y, x1, x2, c);
   }
 
   void FillPolygonInts(const std::vector<int>& xs, const std::vector<int>& ys,
@@ -422,9 +448,7 @@ class Canvas {
     }
     int from = std::max<int>(x1, 0);
     int to = std::min<int>(x2, width_ - 1);
-    for (int x = from; x <= to; ++x) {
-      Put(x, y, c);
-    }
+    FillRun(y, from, to, c);
   }
 
   void GfxVerticalLine(std::int16_t x, std::int16_t y1, std::int16_t y2,
@@ -1039,44 +1063,70 @@ inline std::uint8_t PackUnsignedSaturate(std::uint32_t word) {
   return static_cast<std::uint8_t>(std::min<int>(v, 255));
 }
 
+// Which samples make each output of a shrink: the same for every line, so it
+// is worked out once. Output k sums samples [begin, boundary) whole and takes
+// the `boundary` sample split by `weight` (2.14 fixed point): the part before
+// goes to output k, the rest starts output k + 1.
+struct ShrinkStep {
+  int begin;
+  int boundary;
+  std::uint32_t weight;
+  std::uint32_t rest;
+};
+
+inline std::vector<ShrinkStep> PlanShrink(int src_len, int dst_len,
+                                          std::int32_t space) {
+  std::vector<ShrinkStep> plan;
+  std::int32_t counter = space;
+  int begin = 0;
+  for (int i = 0; i < src_len && static_cast<int>(plan.size()) < dst_len;
+       ++i) {
+    if (static_cast<std::uint32_t>(counter) > 0x4000U) {
+      counter -= 0x4000;
+      continue;
+    }
+    const std::uint32_t weight = static_cast<std::uint32_t>(counter) & 0xFFFFU;
+    plan.push_back({begin, i, weight, (0x4000U - weight) & 0xFFFFU});
+    begin = i + 1;
+    counter = WrapToInt32(static_cast<std::int64_t>(counter) + space - 0x4000);
+  }
+  return plan;
+}
+
+// The 16-bit lanes wrap, so sums are taken modulo 2**16: adding in 32 bits
+// and masking once gives the same value.
 inline void ShrinkLines(Plane src, MutablePlane dst, int lines, int src_len,
                         int dst_len) {
   const std::int32_t space = 0x4000 * src_len / dst_len;
   const std::uint32_t recip =
       static_cast<std::uint32_t>(0x40000000 / space) & 0xFFFFU;
+  const std::vector<ShrinkStep> plan = PlanShrink(src_len, dst_len, space);
+  const std::size_t step = src.sample_stride;
   for (int line = 0; line < lines; ++line) {
     const std::uint8_t* in = src.data + line * src.line_stride;
     std::uint8_t* out = dst.data + line * dst.line_stride;
-    std::uint32_t acc[3] = {0, 0, 0};
-    std::int32_t counter = space;
-    int written = 0;
-    for (int i = 0; i < src_len; ++i) {
-      const std::uint8_t* sample = in + i * src.sample_stride;
-      if (static_cast<std::uint32_t>(counter) > 0x4000U) {
-        for (int ch = 0; ch < 3; ++ch) {
-          acc[ch] = (acc[ch] + sample[ch]) & 0xFFFFU;
-        }
-        counter -= 0x4000;
-        continue;
+    std::uint32_t acc0 = 0;
+    std::uint32_t acc1 = 0;
+    std::uint32_t acc2 = 0;
+    for (std::size_t k = 0; k < plan.size(); ++k) {
+      const ShrinkStep& p = plan[k];
+      const std::uint8_t* sample = in + p.begin * step;
+      for (int i = p.begin; i < p.boundary; ++i, sample += step) {
+        acc0 += sample[0];
+        acc1 += sample[1];
+        acc2 += sample[2];
       }
-      const std::uint32_t weight =
-          static_cast<std::uint32_t>(counter) & 0xFFFFU;
-      const std::uint32_t rest = (0x4000U - weight) & 0xFFFFU;
+      std::uint32_t* accs[3] = {&acc0, &acc1, &acc2};
+      std::uint8_t* o = out + k * dst.sample_stride;
       for (int ch = 0; ch < 3; ++ch) {
         const std::uint32_t scaled =
             (static_cast<std::uint32_t>(sample[ch]) << 2) & 0xFFFFU;
-        const std::uint32_t head = (scaled * weight) >> 16;
-        const std::uint32_t tail = (scaled * rest) >> 16;
-        const std::uint32_t total = (head + acc[ch]) & 0xFFFFU;
-        acc[ch] = tail;
-        if (written < dst_len) {
-          out[written * dst.sample_stride + ch] =
-              PackUnsignedSaturate((total * recip) >> 16);
-        }
+        const std::uint32_t head = (scaled * p.weight) >> 16;
+        const std::uint32_t tail = (scaled * p.rest) >> 16;
+        const std::uint32_t total = (head + *accs[ch]) & 0xFFFFU;
+        *accs[ch] = tail;
+        o[ch] = PackUnsignedSaturate((total * recip) >> 16);
       }
-      ++written;
-      counter =
-          WrapToInt32(static_cast<std::int64_t>(counter) + space - 0x4000);
     }
   }
 }
