@@ -295,6 +295,9 @@ def make(
         hint = " (it renders frames: use render_mode='rgb_array')" if env_cls.can_render else ""
         raise ValueError(f"{task_id} has no text rendering{hint}; leave render_mode=None")
     options = _resolve_options(env_cls, task.default_options(), task_options)
+    if "render_particles" in env_cls.default_config() and "render_particles" not in options:
+        # decorations simulated only for frames (LunarLander's exhaust particles)
+        options["render_particles"] = render_mode == "rgb_array"
     spec = _build_spec(task, env_cls, pool_args, options)
     pool = env_cls(
         options,

@@ -66,11 +66,12 @@ def test_list_families() -> None:
     counts = {line.split()[0]: int(line.split()[1]) for line in done.stdout.splitlines()}
     for family in ("atari", "box2d", "classic_control", "mujoco", "toy_text"):
         assert counts[family] == len(envpool.registry.list_families()[family])
-    assert counts["box2d"] == 4 and counts["classic_control"] == 6
+    assert counts["box2d"] == 5 and counts["classic_control"] == 6
     done = run("list", "--family", "box2d")
     assert done.stdout.split() == [
         "BipedalWalker-v3",
         "BipedalWalkerHardcore-v3",
+        "CarRacing-v3",
         "LunarLander-v3",
         "LunarLanderContinuous-v3",
     ]

@@ -206,6 +206,24 @@ def test_aalines_match() -> None:
     assert_same(W, H, commands)
 
 
+def test_aaline_is_aalines_of_two_points() -> None:
+    # BipedalWalker draws its terrain edges and flag pole with pygame.draw.aaline,
+    # which pygame draws as the one segment of aalines([a, b], closed=False): the
+    # canvas's aalines stands for it. Vertical segments (the pole) included.
+    rng = np.random.default_rng(8)
+    segments = [random_points(rng, 2, -20, W + 20, H + 20) for _ in range(60)]
+    segments += [[(14.0, 6.6), (14.0, 36.6)], [(20.5, -3.0), (20.5, 60.0)], [(2.0, 9.0)] * 2]
+    surf = pygame.Surface((W, H))
+    surf.fill((30, 40, 50))
+    commands: list[Command] = [("fill", (30, 40, 50))]
+    for i, (start, end) in enumerate(segments):
+        color = ((i * 37) % 256, (i * 91) % 256, 255 - i)
+        pygame.draw.aaline(surf, color, start, end)
+        commands.append(("aalines", color, False, [start, end]))
+    expected = np.transpose(np.array(pygame.surfarray.pixels3d(surf)), (1, 0, 2))
+    np.testing.assert_array_equal(_box2d._draw_for_tests(W, H, commands), expected)
+
+
 def test_flip_matches() -> None:
     commands: list[Command] = [
         ("fill", (0, 0, 0)),

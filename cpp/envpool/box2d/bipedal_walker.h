@@ -106,6 +106,34 @@ class BipedalWalker {
     }
   }
 
+  static std::vector<std::int64_t> RenderShape(const Config& /*config*/) {
+    return {bipedal_walker_render::kViewportH,
+            bipedal_walker_render::kViewportW, 3};
+  }
+
+  // gymnasium's render() in rgb_array mode: the same frame, pixel for pixel.
+  // Like gymnasium's, each call moves the lidar sweep on by one ray.
+  void Render(std::span<std::uint8_t> rgb) {
+    lidar_render_ = (lidar_render_ + 1) % 100;
+    bipedal_walker_render::Scene scene;
+    scene.scroll = scroll_;
+    scene.clouds = clouds_;
+    scene.terrain_polys = terrain_polys_;
+    const int i = lidar_render_;
+    if (i < 2 * kLidarRays) {
+      // Rays 0..9 on the way out, 9..0 on the way back.
+      const Lidar& lidar = lidar_[i < kLidarRays ? i : 2 * kLidarRays - 1 - i];
+      scene.lidar_line = {{{lidar.p1.x, lidar.p1.y}, lidar.p2}};
+    }
+    for (const Drawn& d : drawlist_) {
+      for (const b2Fixture* f = d.body->GetFixtureList(); f != nullptr;
+           f = f->GetNext()) {
+        scene.shapes.push_back({d.color1, d.color2, ScreenPath(*f)});
+      }
+    }
+    bipedal_walker_render::RenderScene(scene, rgb);
+  }
+
  private:
   static constexpr std::int64_t kObsSize = 24;
   static constexpr int kLidarRays = 10;
@@ -212,8 +240,34 @@ class BipedalWalker {
     return std::min(std::max(std::fabs(value), 0.0f), 1.0f);
   }
 
+  // pybox2d's `body.transform * vertex * SCALE` for each vertex of a polygon
+  // or an edge fixture: float32 arithmetic throughout.
+  static std::vector<Vertex> ScreenPath(const b2Fixture& fixture) {
+    const b2Transform& t = fixture.GetBody()->GetTransform();
+    auto to_screen = [&t](const b2Vec2& v) -> Vertex {
+      const float x = (t.q.c * v.x - t.q.s * v.y) + t.p.x;
+      const float y = (t.q.s * v.x + t.q.c * v.y) + t.p.y;
+      const auto scale = static_cast<float>(kScale);
+      return {x * scale, y * scale};
+    };
+    std::vector<Vertex> path;
+    const b2Shape* shape = fixture.GetShape();
+    if (shape->GetType() == b2Shape::e_polygon) {
+      const auto* polygon = static_cast<const b2PolygonShape*>(shape);
+      for (int32 k = 0; k < polygon->m_count; ++k) {
+        path.push_back(to_screen(polygon->m_vertices[k]));
+      }
+    } else if (shape->GetType() == b2Shape::e_edge) {
+      const auto* edge = static_cast<const b2EdgeShape*>(shape);
+      path.push_back(to_screen(edge->m_vertex1));
+      path.push_back(to_screen(edge->m_vertex2));
+    }
+    return path;
+  }
+
   // gymnasium's _destroy(), then the world refilled as reset() does.
   void ResetWorld() {
+    drawlist_.clear();  // until refilled, no body is drawn
     if (broken_) {
       // A failed assertion can leave the world locked mid-step: start over.
       world_.reset();
@@ -242,6 +296,7 @@ class BipedalWalker {
     game_over_ = false;
     prev_shaping_.reset();
     scroll_ = 0.0;
+    lidar_render_ = 0;
 
     GenerateTerrain();
     GenerateClouds();
@@ -477,16 +532,18 @@ class BipedalWalker {
 
     for (int side = 0; side < 2; ++side) {
       const int i = side == 0 ? -1 : +1;
+      // This side's upper leg, then its lower leg, in legs_ and joints_.
+      const auto upper = static_cast<std::size_t>(side) * 2;
       b2Body* leg = CreateDynamicBody(init_x, init_y - kLegH / 2 - kLegDown,
                                       i * 0.05, leg_fixture);
-      legs_[2 * side] = leg;
-      joints_[2 * side] =
+      legs_[upper] = leg;
+      joints_[upper] =
           CreateJoint(hull_, leg, kLegDown, kLegH / 2, i, -0.8, 1.1);
       b2Body* lower = CreateDynamicBody(
           init_x, init_y - kLegH * 3 / 2 - kLegDown, i * 0.05, lower_fixture);
-      ground_contact_[2 * side + 1] = false;
-      legs_[2 * side + 1] = lower;
-      joints_[2 * side + 1] =
+      ground_contact_[upper + 1] = false;
+      legs_[upper + 1] = lower;
+      joints_[upper + 1] =
           CreateJoint(leg, lower, -kLegH / 2, kLegH / 2, 1, -1.6, -0.1);
       const Color color1{static_cast<std::uint8_t>(153 - i * 25),
                          static_cast<std::uint8_t>(76 - i * 25),
@@ -494,8 +551,8 @@ class BipedalWalker {
       const Color color2{static_cast<std::uint8_t>(102 - i * 25),
                          static_cast<std::uint8_t>(51 - i * 25),
                          static_cast<std::uint8_t>(76 - i * 25)};
-      leg_colors_[2 * side] = {color1, color2};
-      leg_colors_[2 * side + 1] = {color1, color2};
+      leg_colors_[upper] = {color1, color2};
+      leg_colors_[upper + 1] = {color1, color2};
     }
   }
 
@@ -596,6 +653,7 @@ class BipedalWalker {
   std::vector<bipedal_walker_render::Cloud> clouds_;
   std::vector<Drawn> drawlist_;
   double scroll_ = 0.0;
+  int lidar_render_ = 0;  // gymnasium's lidar_render: the ray drawn next
 };
 
 }  // namespace envpool::box2d

@@ -8,8 +8,10 @@
 // hands it to Box2D, and the world is rebuilt on every reset as in v3.
 //
 // gymnasium creates exhaust particles (bodies that collide only with the
-// ground, so they never touch the lander's island) only when it renders;
-// they do not change the lander's motion, and they are not simulated here.
+// ground, so they never touch the lander's island) only when it renders.
+// They do not change the lander's motion; they are simulated here, as
+// gymnasium simulates them, only with the render_particles option (which
+// make(render_mode="rgb_array") turns on), since the frames draw them.
 #ifndef ENVPOOL_BOX2D_LUNAR_LANDER_H_
 #define ENVPOOL_BOX2D_LUNAR_LANDER_H_
 
@@ -19,6 +21,8 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <deque>
 #include <memory>
 #include <numbers>
 #include <optional>
@@ -26,8 +30,12 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "envpool/box2d/box2d_common.h"
+#include "envpool/box2d/lunar_lander_render.h"
+#include "envpool/box2d/pygame_draw.h"
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/numpy_random.h"
@@ -42,12 +50,14 @@ class LunarLanderEnv {
   using Action =
       std::conditional_t<kContinuous, std::span<const float>, std::int64_t>;
 
+  // gymnasium's options, and render_particles: simulate the engines' exhaust
+  // particles as gymnasium does when it renders, so that rgb_array frames
+  // show them (make() sets it for render_mode="rgb_array"; it does not change
+  // the lander's motion).
   static Config DefaultConfig() {
-    return {{"continuous", kContinuous},
-            {"gravity", -10.0},
-            {"enable_wind", false},
-            {"wind_power", 15.0},
-            {"turbulence_power", 1.5}};
+    return {{"continuous", kContinuous}, {"gravity", -10.0},
+            {"enable_wind", false},      {"wind_power", 15.0},
+            {"turbulence_power", 1.5},   {"render_particles", false}};
   }
 
   static EnvSpec Spec(const Config& config) {
@@ -69,6 +79,7 @@ class LunarLanderEnv {
         enable_wind_(config.Get<bool>("enable_wind")),
         wind_power_(config.Get<double>("wind_power")),
         turbulence_power_(config.Get<double>("turbulence_power")),
+        render_particles_(config.Get<bool>("render_particles")),
         contacts_(this) {
     Check(config);
     InitializeBox2DStatics();
@@ -90,7 +101,7 @@ class LunarLanderEnv {
         Advance(std::int64_t{0}, 0.0, out);
       }
     } catch (const b2AssertException&) {
-      world_.reset();
+      DropWorld();
       throw std::runtime_error(
           "LunarLander: a Box2D assertion failed while resetting the env");
     }
@@ -111,11 +122,51 @@ class LunarLanderEnv {
         Advance(action, 0.0, out);
       }
     } catch (const b2AssertException&) {
-      world_.reset();
+      DropWorld();
       throw std::runtime_error(
           "LunarLander: a Box2D assertion failed while stepping the env; "
           "reset the env");
     }
+  }
+
+  static std::vector<std::int64_t> RenderShape(const Config& /*config*/) {
+    return {lunar_lander_render::kViewportH, lunar_lander_render::kViewportW,
+            3};
+  }
+
+  // gymnasium's render() in rgb_array mode: the same frame, pixel for pixel.
+  // Like gymnasium's, each call ages the exhaust particles (and drops the
+  // oldest ones once they have faded).
+  void Render(std::span<std::uint8_t> rgb) {
+    for (Particle& p : particles_) {
+      p.ttl -= 0.15;
+      const double red = std::max(0.2, 0.15 + p.ttl) * 255;
+      const double rest = std::max(0.2, 0.5 * p.ttl) * 255;
+      p.color = {static_cast<std::uint8_t>(static_cast<int>(red)),
+                 static_cast<std::uint8_t>(static_cast<int>(rest)),
+                 static_cast<std::uint8_t>(static_cast<int>(rest))};
+    }
+    CleanParticles(false);
+
+    lunar_lander_render::Scene scene;
+    scene.sky_polys = sky_polys_;
+    scene.helipad_x1 = helipad_x1_;
+    scene.helipad_x2 = helipad_x2_;
+    scene.helipad_y = helipad_y_;
+    if (world_) {
+      for (const Particle& p : particles_) {
+        AddShapes(p.body, p.color, p.color, scene.shapes);
+      }
+      constexpr Color kFill{128, 102, 230};
+      constexpr Color kOutline{77, 77, 128};
+      AddShapes(lander_, kFill, kOutline, scene.shapes);
+      for (b2Body* leg : legs_) {
+        AddShapes(leg, kFill, kOutline, scene.shapes);
+      }
+    }
+    lunar_lander_render::RenderScene(scene, canvas_);
+    std::span<const std::uint8_t> pixels = canvas_.pixels();
+    std::memcpy(rgb.data(), pixels.data(), std::min(rgb.size(), pixels.size()));
   }
 
  private:
@@ -165,6 +216,85 @@ class LunarLanderEnv {
     }
   }
 
+  // An exhaust particle: its body, its remaining life and its colour.
+  struct Particle {
+    b2Body* body;
+    double ttl;
+    Color color;
+  };
+
+  // The world and everything in it are gone (after a failed assertion).
+  void DropWorld() {
+    particles_.clear();
+    world_.reset();
+  }
+
+  // gymnasium's _create_particle: a small disc that collides with the ground
+  // only.
+  b2Body* CreateParticle(double mass, double x, double y, double ttl) {
+    b2BodyDef def;
+    def.type = b2_dynamicBody;
+    def.position = ToBox2D(x, y);
+    def.angle = 0.0f;
+    b2Body* body = world_->CreateBody(&def);
+    b2CircleShape circle;
+    circle.m_radius = ToBox2D(2 / kScale);
+    circle.m_p = ToBox2D(0.0, 0.0);
+    b2FixtureDef fixture;
+    fixture.shape = &circle;
+    fixture.density = ToBox2D(mass);
+    fixture.friction = 0.1f;
+    fixture.filter.categoryBits = 0x0100;
+    fixture.filter.maskBits = 0x001;
+    fixture.restitution = 0.3f;
+    body->CreateFixture(&fixture);
+    particles_.push_back({body, ttl, {0, 0, 0}});
+    CleanParticles(false);
+    return body;
+  }
+
+  // gymnasium's _clean_particles: drops particles from the oldest on while
+  // the oldest has faded (or all of them).
+  void CleanParticles(bool all) {
+    while (!particles_.empty() && (all || particles_.front().ttl < 0)) {
+      world_->DestroyBody(particles_.front().body);
+      particles_.pop_front();
+    }
+  }
+
+  // pybox2d's `body.transform * point * SCALE`: float32 arithmetic.
+  static Point ToScreen(const b2Transform& t, const b2Vec2& v) {
+    const float x = (t.q.c * v.x - t.q.s * v.y) + t.p.x;
+    const float y = (t.q.s * v.x + t.q.c * v.y) + t.p.y;
+    const auto scale = static_cast<float>(kScale);
+    return {x * scale, y * scale};
+  }
+
+  // The body's fixtures as gymnasium's render() sees them.
+  static void AddShapes(const b2Body* body, Color color1, Color color2,
+                        std::vector<lunar_lander_render::Shape>& shapes) {
+    const b2Transform& t = body->GetTransform();
+    for (const b2Fixture* f = body->GetFixtureList(); f != nullptr;
+         f = f->GetNext()) {
+      lunar_lander_render::Shape shape{color1, color2};
+      const b2Shape* s = f->GetShape();
+      if (s->GetType() == b2Shape::e_circle) {
+        const auto* circle = static_cast<const b2CircleShape*>(s);
+        shape.circle = true;
+        shape.center = ToScreen(t, circle->m_p);
+        shape.radius = static_cast<double>(circle->m_radius) * kScale;
+      } else if (s->GetType() == b2Shape::e_polygon) {
+        const auto* polygon = static_cast<const b2PolygonShape*>(s);
+        for (int32 k = 0; k < polygon->m_count; ++k) {
+          shape.path.push_back(ToScreen(t, polygon->m_vertices[k]));
+        }
+      } else {
+        continue;  // neither the lander nor a particle has other shapes
+      }
+      shapes.push_back(std::move(shape));
+    }
+  }
+
   class ContactDetector : public b2ContactListener {
    public:
     explicit ContactDetector(LunarLanderEnv* env) : env_(env) {}
@@ -197,6 +327,8 @@ class LunarLanderEnv {
   };
 
   void BuildWorld() {
+    // The old world's particles go with it (gymnasium destroys them first).
+    particles_.clear();
     world_ = std::make_unique<b2World>(ToBox2D(0.0, gravity_));
     world_->SetContactListener(&contacts_);
     game_over_ = false;
@@ -212,6 +344,8 @@ class LunarLanderEnv {
     for (int i = 0; i < kChunks; ++i) {
       chunk_x[i] = w / (kChunks - 1) * i;
     }
+    helipad_x1_ = chunk_x[kChunks / 2 - 1];
+    helipad_x2_ = chunk_x[kChunks / 2 + 1];
     helipad_y_ = h / 4;
     for (int i = kChunks / 2 - 2; i <= kChunks / 2 + 2; ++i) {
       height[i] = helipad_y_;
@@ -239,6 +373,10 @@ class LunarLanderEnv {
       def.density = 0.0f;
       def.friction = 0.1f;
       moon->CreateFixture(&def);
+      sky_polys_[i] = {{{chunk_x[i], smooth_y[i]},
+                        {chunk_x[i + 1], smooth_y[i + 1]},
+                        {chunk_x[i + 1], h},
+                        {chunk_x[i], h}}};
     }
 
     const double initial_y = kViewportH / kScale;
@@ -367,7 +505,15 @@ class LunarLanderEnv {
           -tip[1] * (kMainEngineYLocation / kScale + 2 * dispersion[0]) -
           side[1] * dispersion[1];
       const b2Vec2 position = lander_->GetPosition();
-      const b2Vec2 impulse_pos = ToBox2D(position.x + ox, position.y + oy);
+      const double pos_x = position.x + ox;
+      const double pos_y = position.y + oy;
+      const b2Vec2 impulse_pos = ToBox2D(pos_x, pos_y);
+      if (render_particles_) {
+        b2Body* p = CreateParticle(3.5, pos_x, pos_y, m_power);
+        p->ApplyLinearImpulse(ToBox2D(ox * kMainEnginePower * m_power,
+                                      oy * kMainEnginePower * m_power),
+                              impulse_pos, true);
+      }
       lander_->ApplyLinearImpulse(ToBox2D(-ox * kMainEnginePower * m_power,
                                           -oy * kMainEnginePower * m_power),
                                   impulse_pos, true);
@@ -388,9 +534,16 @@ class LunarLanderEnv {
       const double ox = tip[0] * dispersion[0] + side[0] * away;
       const double oy = -tip[1] * dispersion[0] - side[1] * away;
       const b2Vec2 position = lander_->GetPosition();
-      const b2Vec2 impulse_pos =
-          ToBox2D(position.x + ox - tip[0] * 17 / kScale,
-                  position.y + oy + tip[1] * kSideEngineHeight / kScale);
+      const double pos_x = position.x + ox - tip[0] * 17 / kScale;
+      const double pos_y =
+          position.y + oy + tip[1] * kSideEngineHeight / kScale;
+      const b2Vec2 impulse_pos = ToBox2D(pos_x, pos_y);
+      if (render_particles_) {
+        b2Body* p = CreateParticle(0.7, pos_x, pos_y, s_power);
+        p->ApplyLinearImpulse(ToBox2D(ox * kSideEnginePower * s_power,
+                                      oy * kSideEnginePower * s_power),
+                              impulse_pos, true);
+      }
       lander_->ApplyLinearImpulse(ToBox2D(-ox * kSideEnginePower * s_power,
                                           -oy * kSideEnginePower * s_power),
                                   impulse_pos, true);
@@ -444,6 +597,7 @@ class LunarLanderEnv {
   bool enable_wind_;
   double wind_power_;
   double turbulence_power_;
+  bool render_particles_;
   NumpyRandom np_random_;
   ContactDetector contacts_;
   std::unique_ptr<b2World> world_;
@@ -451,7 +605,13 @@ class LunarLanderEnv {
   std::array<b2Body*, 2> legs_{};
   std::array<bool, 2> ground_contact_{};
   bool game_over_ = false;
+  double helipad_x1_ = 0.0;
+  double helipad_x2_ = 0.0;
   double helipad_y_ = 0.0;
+  std::array<lunar_lander_render::SkyPoly, kChunks - 1> sky_polys_{};
+  std::deque<Particle> particles_;  // oldest first
+  Canvas canvas_{static_cast<int>(lunar_lander_render::kViewportW),
+                 static_cast<int>(lunar_lander_render::kViewportH)};
   std::optional<double> prev_shaping_;
   std::int64_t wind_idx_ = 0;
   std::int64_t torque_idx_ = 0;
