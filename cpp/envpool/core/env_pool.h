@@ -119,6 +119,11 @@ class EnvPool {
       workers_.emplace_back([this] { WorkerLoop(); });
       Pin(workers_.back(), i);  // before make() returns, not when it first runs
     }
+    if (is_sync() && num_workers > 0) {
+      // Takes the caller's share of rounds the caller stands by for.
+      workers_.emplace_back([this] { StandbyWorkerLoop(); });
+      Pin(workers_.back(), num_workers);
+    }
   }
 
   ~EnvPool() { Close(); }
@@ -286,6 +291,8 @@ class EnvPool {
     stop_.store(true, std::memory_order_seq_cst);
     work_epoch_.fetch_add(1, std::memory_order_seq_cst);
     work_waiter_.Notify();
+    standby_epoch_.fetch_add(1, std::memory_order_seq_cst);
+    standby_waiter_.Notify();
     for (auto& worker : workers_) {
       if (worker.joinable()) {
         worker.join();
@@ -528,11 +535,17 @@ class EnvPool {
     const auto pieces = static_cast<std::size_t>(options_.num_threads) * 4;
     round_.chunk = std::max<std::size_t>(1, (ids.size() + pieces - 1) / pieces);
     const std::size_t chunks = (ids.size() + round_.chunk - 1) / round_.chunk;
+    round_stand_by_.store(ns_per_env_ > kCallerStandsByNs,
+                          std::memory_order_relaxed);
     ++round_generation_;
     round_ticket_.store(((round_generation_ & 0xFFFFFF) << (2 * kChunkBits)) |
                             (chunks << kChunkBits),
                         std::memory_order_release);
     WakeWorkers();
+    if (round_stand_by_.load(std::memory_order_relaxed)) {
+      standby_epoch_.fetch_add(1, std::memory_order_seq_cst);
+      standby_waiter_.Notify();
+    }
   }
 
   // Runs every row of a solo round on the calling thread.
@@ -598,7 +611,8 @@ class EnvPool {
     const auto start = Waiter::Clock::now();
     // Env code the caller runs cannot be interrupted, so the caller leaves
     // slow envs to the workers and only waits, ready for Ctrl-C.
-    const bool stand_by = !round_solo_ && ns_per_env_ > kCallerStandsByNs;
+    const bool stand_by =
+        !round_solo_ && round_stand_by_.load(std::memory_order_relaxed);
     try {
       if (round_solo_) {
         RunSoloRound();
@@ -749,6 +763,27 @@ class EnvPool {
             },
             [] {}, kWorkerSpin, kPollEvery);
       }
+    }
+  }
+
+  // The extra sync worker: it works only the rounds whose caller stands by
+  // (slow envs), so every round has num_threads threads at work and none
+  // more competing for the cores.
+  void StandbyWorkerLoop() {
+    while (true) {
+      const std::uint32_t epoch =
+          standby_epoch_.load(std::memory_order_seq_cst);
+      if (stop_.load(std::memory_order_acquire)) {
+        return;
+      }
+      while (round_stand_by_.load(std::memory_order_acquire) &&
+             WorkOneChunk() != 0) {
+      }
+      standby_waiter_.Wait(
+          [&] {
+            return standby_epoch_.load(std::memory_order_seq_cst) != epoch;
+          },
+          [] {}, kWorkerSpin, kPollEvery);
     }
   }
 
@@ -926,6 +961,9 @@ class EnvPool {
   alignas(64) std::atomic<std::uint32_t> work_epoch_{0};
   std::atomic<bool> stop_{false};
   Waiter work_waiter_;
+  alignas(64) std::atomic<std::uint32_t> standby_epoch_{0};
+  Waiter standby_waiter_;
+  std::atomic<bool> round_stand_by_{false};
   std::atomic<int> errors_{0};
 };
 
