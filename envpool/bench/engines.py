@@ -83,7 +83,7 @@ class TaskInfo:
         return next(r for r in ROM_IDS if f"{task_name(r)}-v5" == self.task_id)
 
 
-ORIGINAL_IDS = {"Taxi-v4": "Taxi-v3"}
+ORIGINAL_IDS = {"Taxi-v4": "Taxi-v3", "CarRacing-v3": "CarRacing-v2"}
 """Tasks the original EnvPool 1.2.5 has under an older version suffix (same dynamics)."""
 
 

@@ -73,7 +73,6 @@ class CarRacingEnv {
         lap_complete_percent_(config.Get<double>("lap_complete_percent")),
         font_(ScoreFont::Installed()),
         contacts_(this),
-        surface_(kWindowW, kWindowH),
         state_(kStateW, kStateH) {
     Check(config);
     if (font_ == nullptr) {
@@ -137,7 +136,7 @@ class CarRacingEnv {
     }
     Canvas video(kVideoW, kVideoH);
     DrawFrame(true);
-    SmoothScale(surface_, video);
+    SmoothScale(Surface(), video);
     std::copy(video.pixels().begin(), video.pixels().end(), rgb.begin());
   }
 
@@ -544,7 +543,7 @@ class CarRacingEnv {
     t_ += 1.0 / kFps;
 
     DrawFrame(false);
-    SmoothScale(surface_, state_);
+    SmoothScale(Surface(), state_);
     std::span<std::uint8_t> obs = out.Obs<std::uint8_t>();
     std::copy(state_.pixels().begin(), state_.pixels().end(), obs.begin());
 
@@ -573,7 +572,7 @@ class CarRacingEnv {
     out.Info<bool>(0)[0] = lap_finished;
   }
 
-  // _render(mode) up to the scaling, on surface_ (1000x800).
+  // _render(mode) up to the scaling, on this thread's Surface() (1000x800).
   void DrawFrame(bool draw_particles) {
     const double angle = -static_cast<double>(car_->hull()->GetAngle());
     const double zoom = 0.1 * kScale * std::max(1 - t_, 0.0) +
@@ -585,10 +584,10 @@ class CarRacingEnv {
     const car_racing::Camera camera{
         zoom, {kWindowW / 2 + trans.x, kWindowH / 4 + trans.y}, angle};
 
-    surface_.Fill(Color{0, 0, 0});
+    Surface().Fill(Color{0, 0, 0});
     DrawRoad(camera);
-    car_->Draw(surface_, camera, draw_particles);
-    surface_.FlipVertical();
+    car_->Draw(Surface(), camera, draw_particles);
+    Surface().FlipVertical();
     DrawIndicators();
     DrawScore();
   }
@@ -620,8 +619,8 @@ class CarRacingEnv {
       return;
     }
     std::span<const Point> points(screen.data(), poly.size());
-    surface_.AaPolygon(points, color);
-    surface_.GfxFilledPolygon(points, color);
+    Surface().AaPolygon(points, color);
+    Surface().GfxFilledPolygon(points, color);
   }
 
   void DrawRoad(const car_racing::Camera& camera) {
@@ -651,7 +650,7 @@ class CarRacingEnv {
     constexpr double h = kH / 40.0;
     const std::array<Point, 4> panel = {
         {{kW, kH}, {kW, kH - 5 * h}, {0, kH - 5 * h}, {0, kH}}};
-    surface_.FillPolygon(panel, Color{0, 0, 0});
+    Surface().FillPolygon(panel, Color{0, 0, 0});
     auto vertical = [&](double place, double val) {
       return std::array<Point, 4>{{{place * s, kH - (h + h * val)},
                                    {(place + 1) * s, kH - (h + h * val)},
@@ -667,7 +666,7 @@ class CarRacingEnv {
     auto draw_if = [&](double value, const std::array<Point, 4>& points,
                        Color color) {
       if (std::abs(value) > 1e-4) {
-        surface_.FillPolygon(points, color);
+        Surface().FillPolygon(points, color);
       }
     };
     const b2Vec2 v = car_->hull()->GetLinearVelocity();
@@ -700,7 +699,7 @@ class CarRacingEnv {
     const int x = 60 - width / 2;
     const int y =
         static_cast<int>(kWindowH - kWindowH * 2.5 / 40.0) - height / 2;
-    BlitCoverage(surface_, image, width, height, x, y);
+    BlitCoverage(Surface(), image, width, height, x, y);
   }
 
   bool domain_randomize_;
@@ -723,7 +722,14 @@ class CarRacingEnv {
   std::int64_t tile_visited_count_ = 0;
   double t_ = 0.0;
   bool new_lap_ = false;
-  Canvas surface_;
+  // The 1000x800 drawing surface is scratch, rebuilt every frame: one per
+  // thread, shared by the envs that thread steps, keeps the memory it sweeps
+  // small enough to stay in cache.
+  static Canvas& Surface() {
+    thread_local Canvas surface(kWindowW, kWindowH);
+    return surface;
+  }
+
   Canvas state_;
 };
 

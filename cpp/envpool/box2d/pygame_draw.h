@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -1094,6 +1095,86 @@ inline std::vector<ShrinkStep> PlanShrink(int src_len, int dst_len,
   return plan;
 }
 
+// Everything a shrink from src_len to dst_len samples needs besides the
+// pixels, worked out once per size and thread: the plan, pygame's reciprocal
+// and, per output and channel value, the output of a stretch of one colour.
+struct ShrinkSetup {
+  int src_len = 0;
+  int dst_len = 0;
+  std::uint32_t recip = 0;
+  std::vector<ShrinkStep> plan;
+  std::vector<std::array<std::uint8_t, 256>> uniform;
+};
+
+inline const ShrinkSetup& GetShrinkSetup(int src_len, int dst_len) {
+  thread_local std::vector<std::unique_ptr<ShrinkSetup>> cache;
+  for (const auto& setup : cache) {
+    if (setup->src_len == src_len && setup->dst_len == dst_len) {
+      return *setup;
+    }
+  }
+  if (cache.size() >= 8) {
+    cache.erase(cache.begin());
+  }
+  auto setup = std::make_unique<ShrinkSetup>();
+  setup->src_len = src_len;
+  setup->dst_len = dst_len;
+  const std::int32_t space = 0x4000 * src_len / dst_len;
+  setup->recip = static_cast<std::uint32_t>(0x40000000 / space) & 0xFFFFU;
+  setup->plan = PlanShrink(src_len, dst_len, space);
+  const std::vector<ShrinkStep>& plan = setup->plan;
+  setup->uniform.resize(plan.size());
+  for (std::size_t k = 0; k < plan.size(); ++k) {
+    const ShrinkStep& p = plan[k];
+    for (std::uint32_t v = 0; v < 256; ++v) {
+      const std::uint32_t scaled = v << 2;
+      const std::uint32_t carried =
+          k == 0 ? 0 : (scaled * plan[k - 1].rest) >> 16;
+      const std::uint32_t whole =
+          static_cast<std::uint32_t>(p.boundary - p.begin) * v;
+      const std::uint32_t total =
+          (((scaled * p.weight) >> 16) + carried + whole) & 0xFFFFU;
+      setup->uniform[k][v] = PackUnsignedSaturate((total * setup->recip) >> 16);
+    }
+  }
+  cache.push_back(std::move(setup));
+  return *cache.back();
+}
+
+// The boundary sample of a shrink step for one channel value: writes the
+// output and leaves the carried tail in acc.
+inline std::uint8_t FinishShrinkStep(const ShrinkStep& p, std::uint32_t recip,
+                                     std::uint8_t sample, std::uint32_t& acc) {
+  const std::uint32_t scaled = (static_cast<std::uint32_t>(sample) << 2) & 0xFFFFU;
+  const std::uint32_t head = (scaled * p.weight) >> 16;
+  const std::uint32_t tail = (scaled * p.rest) >> 16;
+  const std::uint32_t total = (head + acc) & 0xFFFFU;
+  acc = tail;
+  return PackUnsignedSaturate((total * recip) >> 16);
+}
+
+// ShrinkLines for lines that are adjacent packed pixels (a shrink along
+// columns): each step adds whole rows of all lines at once, in memory order.
+inline void ShrinkAdjacentLines(Plane src, MutablePlane dst, int lines,
+                                const ShrinkSetup& setup) {
+  const std::size_t width = static_cast<std::size_t>(lines) * 3;
+  std::vector<std::uint32_t> acc(width, 0);
+  for (std::size_t k = 0; k < setup.plan.size(); ++k) {
+    const ShrinkStep& p = setup.plan[k];
+    for (int i = p.begin; i < p.boundary; ++i) {
+      const std::uint8_t* row = src.data + i * src.sample_stride;
+      for (std::size_t b = 0; b < width; ++b) {
+        acc[b] += row[b];
+      }
+    }
+    const std::uint8_t* row = src.data + p.boundary * src.sample_stride;
+    std::uint8_t* out = dst.data + k * dst.sample_stride;
+    for (std::size_t b = 0; b < width; ++b) {
+      out[b] = FinishShrinkStep(p, setup.recip, row[b], acc[b]);
+    }
+  }
+}
+
 #if defined(__SSE2__)
 // Starts of the runs of equal pixels in a row of n packed RGB pixels (pixel
 // 0 always starts one), found 16 bytes at a time: the frames drawn here are
@@ -1132,72 +1213,51 @@ inline void FindRgbRuns(const std::uint8_t* row, int n,
 }
 
 // ShrinkLines for rows of packed RGB, summing whole runs of equal pixels.
+// One packed RGB pixel as four 16-bit lanes (the fourth zero).
+inline __m128i RgbLanes(const std::uint8_t* pixel) {
+  return _mm_setr_epi16(pixel[0], pixel[1], pixel[2], 0, 0, 0, 0, 0);
+}
+
+// ShrinkLines for rows of packed RGB, with all three channels in 16-bit SSE2
+// lanes as pygame's own filter holds them, summing whole runs of equal
+// pixels in one multiply.
 inline void ShrinkRgbRows(Plane src, MutablePlane dst, int lines, int src_len,
-                          const std::vector<ShrinkStep>& plan,
-                          std::uint32_t recip) {
-  // uniform[k][v]: output k of a channel whose value is v from the previous
-  // output's boundary sample to this one's (the common case in a drawn
-  // frame), worked out once.
-  std::vector<std::array<std::uint8_t, 256>> uniform(plan.size());
-  for (std::size_t k = 0; k < plan.size(); ++k) {
-    const ShrinkStep& p = plan[k];
-    for (std::uint32_t v = 0; v < 256; ++v) {
-      const std::uint32_t scaled = v << 2;
-      const std::uint32_t carried =
-          k == 0 ? 0 : (scaled * plan[k - 1].rest) >> 16;
-      const std::uint32_t whole =
-          static_cast<std::uint32_t>(p.boundary - p.begin) * v;
-      const std::uint32_t total =
-          (((scaled * p.weight) >> 16) + carried + whole) & 0xFFFFU;
-      uniform[k][v] = PackUnsignedSaturate((total * recip) >> 16);
-    }
-  }
+                          const ShrinkSetup& setup) {
+  const std::vector<ShrinkStep>& plan = setup.plan;
+  const __m128i recip = _mm_set1_epi16(static_cast<std::int16_t>(setup.recip));
   std::vector<int> runs;
   for (int line = 0; line < lines; ++line) {
     const std::uint8_t* in = src.data + line * src.line_stride;
     std::uint8_t* out = dst.data + line * dst.line_stride;
     FindRgbRuns(in, src_len, runs);
-    std::array<std::uint32_t, 3> acc = {0, 0, 0};
+    __m128i acc = _mm_setzero_si128();
     std::size_t r = 0;  // runs[r] <= j < runs[r + 1]
     for (std::size_t k = 0; k < plan.size(); ++k) {
       const ShrinkStep& p = plan[k];
-      const int first = k == 0 ? 0 : p.begin - 1;
-      while (runs[r + 1] <= first) {
-        ++r;
-      }
-      if (runs[r + 1] > p.boundary) {  // one colour from `first` on
-        const std::uint8_t* pixel = in + 3 * p.boundary;
-        std::uint8_t* o = out + k * dst.sample_stride;
-        for (int ch = 0; ch < 3; ++ch) {
-          o[ch] = uniform[k][pixel[ch]];
-          acc[ch] =
-              ((static_cast<std::uint32_t>(pixel[ch]) << 2) * p.rest) >> 16;
-        }
-        continue;
-      }
       for (int j = p.begin; j < p.boundary;) {
         while (runs[r + 1] <= j) {
           ++r;
         }
         const int end = std::min(runs[r + 1], p.boundary);
-        const auto length = static_cast<std::uint32_t>(end - j);
-        const std::uint8_t* pixel = in + 3 * runs[r];
-        acc[0] += length * pixel[0];
-        acc[1] += length * pixel[1];
-        acc[2] += length * pixel[2];
+        acc = _mm_add_epi16(
+            acc, _mm_mullo_epi16(RgbLanes(in + 3 * runs[r]),
+                                 _mm_set1_epi16(static_cast<std::int16_t>(
+                                     end - j))));
         j = end;
       }
-      const std::uint8_t* sample = in + 3 * p.boundary;
+      const __m128i scaled = _mm_slli_epi16(RgbLanes(in + 3 * p.boundary), 2);
+      const __m128i head = _mm_mulhi_epu16(
+          scaled, _mm_set1_epi16(static_cast<std::int16_t>(p.weight)));
+      const __m128i total = _mm_add_epi16(head, acc);
+      acc = _mm_mulhi_epu16(scaled,
+                            _mm_set1_epi16(static_cast<std::int16_t>(p.rest)));
+      const __m128i result =
+          _mm_packus_epi16(_mm_mulhi_epu16(total, recip), _mm_setzero_si128());
+      const auto word = static_cast<std::uint32_t>(_mm_cvtsi128_si32(result));
       std::uint8_t* o = out + k * dst.sample_stride;
-      for (int ch = 0; ch < 3; ++ch) {
-        const std::uint32_t scaled =
-            (static_cast<std::uint32_t>(sample[ch]) << 2) & 0xFFFFU;
-        const std::uint32_t head = (scaled * p.weight) >> 16;
-        const std::uint32_t tail = (scaled * p.rest) >> 16;
-        const std::uint32_t total = (head + acc[ch]) & 0xFFFFU;
-        acc[ch] = tail;
-        o[ch] = PackUnsignedSaturate((total * recip) >> 16);
-      }
+      o[0] = static_cast<std::uint8_t>(word);
+      o[1] = static_cast<std::uint8_t>(word >> 8);
+      o[2] = static_cast<std::uint8_t>(word >> 16);
     }
   }
 }
@@ -1207,14 +1267,17 @@ inline void ShrinkRgbRows(Plane src, MutablePlane dst, int lines, int src_len,
 // and masking once gives the same value.
 inline void ShrinkLines(Plane src, MutablePlane dst, int lines, int src_len,
                         int dst_len) {
-  const std::int32_t space = 0x4000 * src_len / dst_len;
-  const std::uint32_t recip =
-      static_cast<std::uint32_t>(0x40000000 / space) & 0xFFFFU;
-  const std::vector<ShrinkStep> plan = PlanShrink(src_len, dst_len, space);
+  const ShrinkSetup& setup = GetShrinkSetup(src_len, dst_len);
+  const std::vector<ShrinkStep>& plan = setup.plan;
+  const std::uint32_t recip = setup.recip;
   const std::size_t step = src.sample_stride;
+  if (src.line_stride == 3 && dst.line_stride == 3) {
+    ShrinkAdjacentLines(src, dst, lines, setup);
+    return;
+  }
 #if defined(__SSE2__)
   if (step == 3) {
-    ShrinkRgbRows(src, dst, lines, src_len, plan, recip);
+    ShrinkRgbRows(src, dst, lines, src_len, setup);
     return;
   }
 #endif
@@ -1232,13 +1295,7 @@ inline void ShrinkLines(Plane src, MutablePlane dst, int lines, int src_len,
       }
       std::uint8_t* o = out + k * dst.sample_stride;
       for (int ch = 0; ch < 3; ++ch) {
-        const std::uint32_t scaled =
-            (static_cast<std::uint32_t>(sample[ch]) << 2) & 0xFFFFU;
-        const std::uint32_t head = (scaled * p.weight) >> 16;
-        const std::uint32_t tail = (scaled * p.rest) >> 16;
-        const std::uint32_t total = (head + acc[ch]) & 0xFFFFU;
-        acc[ch] = tail;
-        o[ch] = PackUnsignedSaturate((total * recip) >> 16);
+        o[ch] = FinishShrinkStep(p, recip, sample[ch], acc[ch]);
       }
     }
   }
