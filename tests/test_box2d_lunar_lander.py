@@ -113,8 +113,9 @@ def test_heuristic_landings_equal_gymnasium(task):
 
 
 def test_gymnasium_particles_do_not_change_the_motion(monkeypatch):
-    # gymnasium simulates exhaust particles only when it renders; envpool never does.
-    # They collide with the ground only, so the lander's motion is the same.
+    # gymnasium simulates exhaust particles only when it renders; a pool made
+    # without render_mode="rgb_array" does not. They collide with the ground only,
+    # so the lander's motion is the same either way.
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     pytest.importorskip("pygame")
     run_side_by_side("LunarLander-v3", {}, 200, 4, random_policy(False, 4), render=True)

@@ -135,9 +135,12 @@ def walk_backwards(t: int, obs: np.ndarray, _refs: list[Any], rng: Any) -> np.nd
 
 
 def test_walker_frames_follow_the_scroll_to_the_far_end() -> None:
-    # gymnasium's heuristic walks seed 0's terrain for the whole 1600-step limit,
-    # scrolling ~80 m: every frame for a while, then every 8th (the surface
-    # gymnasium draws on grows with the scroll).
+    # gymnasium's heuristic walks seed 0's terrain far to the right: every frame
+    # is compared for a while, then every 8th (the surface gymnasium draws on
+    # grows with the scroll). How far it gets before the time limit or a fall
+    # depends on the last bits of libm's sin/cos, which differ between CPUs (a
+    # CI machine reached 46 m, this one ~80 m); both sides always agree, and any
+    # run scrolls well past the 20 m the first frame shows.
     seen = replay(
         "BipedalWalker-v3",
         0,
@@ -145,8 +148,8 @@ def test_walker_frames_follow_the_scroll_to_the_far_end() -> None:
         walker_heuristic(1),
         lambda t: t < 200 or t % 8 == 0,
     )
-    assert seen["max_scroll"] > 60.0
-    assert seen["episodes_ended"] == 1  # the time limit
+    assert seen["max_scroll"] > 30.0
+    assert seen["episodes_ended"] >= 1
 
 
 def test_hardcore_walker_frames_show_the_obstacles() -> None:
