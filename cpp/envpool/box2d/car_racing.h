@@ -135,8 +135,7 @@ class CarRacingEnv {
       return;
     }
     Canvas video(kVideoW, kVideoH);
-    DrawFrame(true);
-    SmoothScale(Surface(), video);
+    SmoothScale(Surface(), video, DrawFrame(true));
     std::copy(video.pixels().begin(), video.pixels().end(), rgb.begin());
   }
 
@@ -542,8 +541,7 @@ class CarRacingEnv {
     world_->Step(ToBox2D(1.0 / kFps), 6 * 30, 2 * 30);
     t_ += 1.0 / kFps;
 
-    DrawFrame(false);
-    SmoothScale(Surface(), state_);
+    SmoothScale(Surface(), state_, DrawFrame(false));
     std::span<std::uint8_t> obs = out.Obs<std::uint8_t>();
     std::copy(state_.pixels().begin(), state_.pixels().end(), obs.begin());
 
@@ -572,8 +570,9 @@ class CarRacingEnv {
     out.Info<bool>(0)[0] = lap_finished;
   }
 
-  // _render(mode) up to the scaling, on this thread's Surface() (1000x800).
-  void DrawFrame(bool draw_particles) {
+  // _render(mode) up to the scaling, on this thread's Surface() (1000x800);
+  // returns where the frame's rows start, for SmoothScale.
+  const std::uint8_t* const* DrawFrame(bool draw_particles) {
     const double angle = -static_cast<double>(car_->hull()->GetAngle());
     const double zoom = 0.1 * kScale * std::max(1 - t_, 0.0) +
                         kZoom * kScale * std::min(t_, 1.0);
@@ -584,12 +583,57 @@ class CarRacingEnv {
     const car_racing::Camera camera{
         zoom, {kWindowW / 2 + trans.x, kWindowH / 4 + trans.y}, angle};
 
-    Surface().Fill(Color{0, 0, 0});
+    // The field's background polygon usually hides the black fill.
+    const double b = kPlayfield;
+    std::array<Point, 4> field = {{{b, b}, {b, -b}, {-b, -b}, {-b, b}}};
+    for (Point& p : field) {
+      p = camera(p);
+    }
+    if (!Surface().GfxQuadCovers(field)) {
+      Surface().Fill(Color{0, 0, 0});
+    }
     DrawRoad(camera);
     car_->Draw(Surface(), camera, draw_particles);
-    Surface().FlipVertical();
-    DrawIndicators();
-    DrawScore();
+    // pygame flips the whole surface and then draws the indicators and the
+    // score at the bottom. Flipping only the rows those touch (and their
+    // mirrors), and reading the others bottom-up, gives the same frame.
+    std::vector<Overlay> overlay = Indicators();
+    double top = kWindowH - 5 * (kWindowH / 40.0);
+    for (const Overlay& o : overlay) {
+      for (const Point& p : o.points) {
+        top = std::min(top, p.y);
+      }
+    }
+    std::array<char, 64> score_text{};
+    std::snprintf(score_text.data(), score_text.size(), "%04.0f", reward_);
+    int score_width = 0;
+    std::vector<std::uint8_t> score =
+        font_->Render(score_text.data(), &score_width);
+    const int score_height = font_->height();
+    // text_rect.center = (60, 750): pygame's Rect keeps ints.
+    const int score_x = 60 - score_width / 2;
+    const int score_y =
+        static_cast<int>(kWindowH - kWindowH * 2.5 / 40.0) - score_height / 2;
+    const int first = std::max(
+        static_cast<int>(std::floor(std::min<double>(top, score_y))) - 1, 0);
+    thread_local std::vector<const std::uint8_t*> rows;
+    const std::uint8_t* const* row_starts = nullptr;
+    if (first > kWindowH / 2) {
+      Surface().SwapMirroredRows(first);
+      rows.resize(kWindowH);
+      for (int y = 0; y < kWindowH; ++y) {
+        const bool in_place = y < kWindowH - first || y >= first;
+        rows[y] = Surface().Row(in_place ? y : kWindowH - 1 - y);
+      }
+      row_starts = rows.data();
+    } else {
+      Surface().FlipVertical();
+    }
+    for (const Overlay& o : overlay) {
+      Surface().FillPolygon(o.points, o.color);
+    }
+    BlitCoverage(Surface(), score, score_width, score_height, score_x, score_y);
+    return row_starts;
   }
 
   static Color ToColor(const RgbD& c) {
@@ -643,14 +687,21 @@ class CarRacingEnv {
     }
   }
 
-  void DrawIndicators() {
+  struct Overlay {
+    std::array<Point, 4> points;
+    Color color;
+  };
+
+  // The indicator panel and bars gymnasium's render_indicators draws (with
+  // pygame.draw.polygon), in drawing order.
+  [[nodiscard]] std::vector<Overlay> Indicators() const {
     constexpr double kW = kWindowW;
     constexpr double kH = kWindowH;
     constexpr double s = kW / 40.0;
     constexpr double h = kH / 40.0;
-    const std::array<Point, 4> panel = {
-        {{kW, kH}, {kW, kH - 5 * h}, {0, kH - 5 * h}, {0, kH}}};
-    Surface().FillPolygon(panel, Color{0, 0, 0});
+    std::vector<Overlay> overlay;
+    overlay.push_back({{{{kW, kH}, {kW, kH - 5 * h}, {0, kH - 5 * h}, {0, kH}}},
+                       Color{0, 0, 0}});
     auto vertical = [&](double place, double val) {
       return std::array<Point, 4>{{{place * s, kH - (h + h * val)},
                                    {(place + 1) * s, kH - (h + h * val)},
@@ -666,7 +717,7 @@ class CarRacingEnv {
     auto draw_if = [&](double value, const std::array<Point, 4>& points,
                        Color color) {
       if (std::abs(value) > 1e-4) {
-        Surface().FillPolygon(points, color);
+        overlay.push_back({points, color});
       }
     };
     const b2Vec2 v = car_->hull()->GetLinearVelocity();
@@ -687,19 +738,7 @@ class CarRacingEnv {
     draw_if(steer_angle, horizontal(20, -10.0 * steer_angle), Color{0, 255, 0});
     const double spin = car_->hull()->GetAngularVelocity();
     draw_if(spin, horizontal(30, -0.8 * spin), Color{255, 0, 0});
-  }
-
-  void DrawScore() {
-    std::array<char, 64> text{};
-    std::snprintf(text.data(), text.size(), "%04.0f", reward_);
-    int width = 0;
-    std::vector<std::uint8_t> image = font_->Render(text.data(), &width);
-    const int height = font_->height();
-    // text_rect.center = (60, 750): pygame's Rect keeps ints.
-    const int x = 60 - width / 2;
-    const int y =
-        static_cast<int>(kWindowH - kWindowH * 2.5 / 40.0) - height / 2;
-    BlitCoverage(Surface(), image, width, height, x, y);
+    return overlay;
   }
 
   bool domain_randomize_;

@@ -122,15 +122,28 @@ inline void GlibcQsortInts(std::vector<int>& values, std::size_t n,
 
 class Canvas {
  public:
+  // The pixels are followed by kSlackBytes that belong to no pixel, so that
+  // SmoothScale may read and write a few bytes past a row's last pixel.
+  static constexpr std::size_t kSlackBytes = 8;
+
   Canvas(int width, int height)
       : width_(std::max(width, 0)),
         height_(std::max(height, 0)),
-        pixels_(static_cast<std::size_t>(width_) * height_ * 3, 0) {}
+        pixels_(static_cast<std::size_t>(width_) * height_ * 3 + kSlackBytes,
+                0) {}
 
   [[nodiscard]] int width() const { return width_; }
   [[nodiscard]] int height() const { return height_; }
-  std::span<std::uint8_t> pixels() { return pixels_; }
-  [[nodiscard]] std::span<const std::uint8_t> pixels() const { return pixels_; }
+  std::span<std::uint8_t> pixels() {
+    return {pixels_.data(), pixels_.size() - kSlackBytes};
+  }
+  [[nodiscard]] std::span<const std::uint8_t> pixels() const {
+    return {pixels_.data(), pixels_.size() - kSlackBytes};
+  }
+  // Row y's first pixel.
+  [[nodiscard]] const std::uint8_t* Row(int y) const {
+    return pixels_.data() + static_cast<std::size_t>(y) * width_ * 3;
+  }
 
   void Fill(Color c) {
     for (int y = 0; y < height_; ++y) {
@@ -196,6 +209,41 @@ class Canvas {
       return;
     }
     GfxFilledPolygonInts(xs, ys, c);
+  }
+
+  // Whether GfxFilledPolygon(quad, c) paints every pixel of the canvas: the
+  // quadrilateral is convex (every turn the same way) and holds the canvas
+  // with two pixels to spare (the fill rounds its edges by less than one).
+  [[nodiscard]] bool GfxQuadCovers(std::span<const Point> quad) const {
+    std::vector<std::int16_t> xs;
+    std::vector<std::int16_t> ys;
+    if (quad.size() != 4 || !GfxVertices(quad, xs, ys)) {
+      return false;
+    }
+    const std::array<std::array<std::int64_t, 2>, 4> corners = {
+        {{-2, -2},
+         {width_ + 1, -2},
+         {width_ + 1, height_ + 1},
+         {-2, height_ + 1}}};
+    auto side = [&](std::size_t i, std::int64_t qx, std::int64_t qy) {
+      const std::int64_t ex = xs[(i + 1) % 4] - xs[i];
+      const std::int64_t ey = ys[(i + 1) % 4] - ys[i];
+      const std::int64_t cross = ex * (qy - ys[i]) - ey * (qx - xs[i]);
+      return cross > 0 ? 1 : (cross < 0 ? -1 : 0);
+    };
+    const int orientation = side(0, xs[2], ys[2]);
+    for (std::size_t i = 0; i < 4; ++i) {
+      if (orientation == 0 ||
+          side(i, xs[(i + 2) % 4], ys[(i + 2) % 4]) != orientation) {
+        return false;
+      }
+      for (const auto& [qx, qy] : corners) {
+        if (side(i, qx, qy) != orientation) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   // pygame.draw.line(surf, c, a, b, width): int-truncated end points, the
@@ -291,10 +339,17 @@ class Canvas {
   }
 
   // pygame.transform.flip(surf, False, True).
-  void FlipVertical() {
+  void FlipVertical() { SwapMirroredRows(0); }
+
+  // Swaps each row y >= first with its mirror row height - 1 - y (a
+  // vertical flip of those rows and their mirrors only; all rows for 0).
+  void SwapMirroredRows(int first) {
     std::size_t row_bytes = static_cast<std::size_t>(width_) * 3;
     std::vector<std::uint8_t> row(row_bytes);
     for (int top = 0, bottom = height_ - 1; top < bottom; ++top, --bottom) {
+      if (bottom < first) {
+        break;
+      }
       std::uint8_t* a = pixels_.data() + top * row_bytes;
       std::uint8_t* b = pixels_.data() + bottom * row_bytes;
       std::memcpy(row.data(), a, row_bytes);
@@ -1053,6 +1108,13 @@ struct Plane {
   const std::uint8_t* data;
   std::size_t sample_stride;  // bytes between consecutive samples of a line
   std::size_t line_stride;    // bytes between lines
+  // Where given, line i starts at lines[i] instead of data + i * line_stride.
+  const std::uint8_t* const* lines = nullptr;
+
+  [[nodiscard]] const std::uint8_t* Line(int i) const {
+    return lines != nullptr ? lines[i]
+                            : data + static_cast<std::size_t>(i) * line_stride;
+  }
 };
 
 struct MutablePlane {
@@ -1096,14 +1158,13 @@ inline std::vector<ShrinkStep> PlanShrink(int src_len, int dst_len,
 }
 
 // Everything a shrink from src_len to dst_len samples needs besides the
-// pixels, worked out once per size and thread: the plan, pygame's reciprocal
-// and, per output and channel value, the output of a stretch of one colour.
+// pixels, worked out once per size and thread: the plan and pygame's
+// reciprocal.
 struct ShrinkSetup {
   int src_len = 0;
   int dst_len = 0;
   std::uint32_t recip = 0;
   std::vector<ShrinkStep> plan;
-  std::vector<std::array<std::uint8_t, 256>> uniform;
 };
 
 inline const ShrinkSetup& GetShrinkSetup(int src_len, int dst_len) {
@@ -1122,21 +1183,6 @@ inline const ShrinkSetup& GetShrinkSetup(int src_len, int dst_len) {
   const std::int32_t space = 0x4000 * src_len / dst_len;
   setup->recip = static_cast<std::uint32_t>(0x40000000 / space) & 0xFFFFU;
   setup->plan = PlanShrink(src_len, dst_len, space);
-  const std::vector<ShrinkStep>& plan = setup->plan;
-  setup->uniform.resize(plan.size());
-  for (std::size_t k = 0; k < plan.size(); ++k) {
-    const ShrinkStep& p = plan[k];
-    for (std::uint32_t v = 0; v < 256; ++v) {
-      const std::uint32_t scaled = v << 2;
-      const std::uint32_t carried =
-          k == 0 ? 0 : (scaled * plan[k - 1].rest) >> 16;
-      const std::uint32_t whole =
-          static_cast<std::uint32_t>(p.boundary - p.begin) * v;
-      const std::uint32_t total =
-          (((scaled * p.weight) >> 16) + carried + whole) & 0xFFFFU;
-      setup->uniform[k][v] = PackUnsignedSaturate((total * setup->recip) >> 16);
-    }
-  }
   cache.push_back(std::move(setup));
   return *cache.back();
 }
@@ -1145,7 +1191,8 @@ inline const ShrinkSetup& GetShrinkSetup(int src_len, int dst_len) {
 // output and leaves the carried tail in acc.
 inline std::uint8_t FinishShrinkStep(const ShrinkStep& p, std::uint32_t recip,
                                      std::uint8_t sample, std::uint32_t& acc) {
-  const std::uint32_t scaled = (static_cast<std::uint32_t>(sample) << 2) & 0xFFFFU;
+  const std::uint32_t scaled =
+      (static_cast<std::uint32_t>(sample) << 2) & 0xFFFFU;
   const std::uint32_t head = (scaled * p.weight) >> 16;
   const std::uint32_t tail = (scaled * p.rest) >> 16;
   const std::uint32_t total = (head + acc) & 0xFFFFU;
@@ -1176,88 +1223,52 @@ inline void ShrinkAdjacentLines(Plane src, MutablePlane dst, int lines,
 }
 
 #if defined(__SSE2__)
-// Starts of the runs of equal pixels in a row of n packed RGB pixels (pixel
-// 0 always starts one), found 16 bytes at a time: the frames drawn here are
-// mostly long runs of one colour, so a shrink can sum a run in one multiply.
-inline void FindRgbRuns(const std::uint8_t* row, int n,
-                        std::vector<int>& runs) {
-  runs.clear();
-  runs.push_back(0);
-  const int bytes = 3 * n;
-  int x = 0;  // compares byte x with byte x + 3
-  for (; x + 3 + 16 <= bytes; x += 16) {
-    const __m128i a =
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + x));
-    const __m128i b =
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + x + 3));
-    auto diff = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(a, b))) ^
-                0xFFFFU;
-    while (diff != 0) {
-      const int bit = std::countr_zero(diff);
-      diff &= diff - 1;
-      const int start = (x + bit) / 3 + 1;
-      if (runs.back() != start) {
-        runs.push_back(start);
-      }
-    }
-  }
-  for (; x + 3 < bytes; ++x) {
-    if (row[x] != row[x + 3]) {
-      const int start = x / 3 + 1;
-      if (runs.back() != start) {
-        runs.push_back(start);
-      }
-    }
-  }
-  runs.push_back(n);  // sentinel
+// Two packed RGB pixels, and the two bytes after them, as eight 16-bit lanes.
+inline __m128i PixelPairLanes(const std::uint8_t* pixel) {
+  return _mm_unpacklo_epi8(
+      _mm_loadl_epi64(reinterpret_cast<const __m128i*>(pixel)),
+      _mm_setzero_si128());
 }
 
-// ShrinkLines for rows of packed RGB, summing whole runs of equal pixels.
-// One packed RGB pixel as four 16-bit lanes (the fourth zero).
-inline __m128i RgbLanes(const std::uint8_t* pixel) {
-  return _mm_setr_epi16(pixel[0], pixel[1], pixel[2], 0, 0, 0, 0, 0);
-}
-
-// ShrinkLines for rows of packed RGB, with all three channels in 16-bit SSE2
-// lanes as pygame's own filter holds them, summing whole runs of equal
-// pixels in one multiply.
-inline void ShrinkRgbRows(Plane src, MutablePlane dst, int lines, int src_len,
+// ShrinkLines for rows of packed RGB into packed RGB, in 16-bit SSE2 lanes as
+// pygame's own filter holds the channels: whole samples are added two pixels
+// a time (the first in lanes 0-2, the second in lanes 3-5, folded together
+// at the end; the sums wrap as pygame's do, so the order does not matter).
+// Reads up to five bytes past a row's last pixel and writes one byte past
+// an output row's last pixel (Canvas::kSlackBytes).
+inline void ShrinkRgbRows(Plane src, MutablePlane dst, int lines,
                           const ShrinkSetup& setup) {
   const std::vector<ShrinkStep>& plan = setup.plan;
   const __m128i recip = _mm_set1_epi16(static_cast<std::int16_t>(setup.recip));
-  std::vector<int> runs;
+  const __m128i first_pixel = _mm_setr_epi16(-1, -1, -1, 0, 0, 0, 0, 0);
   for (int line = 0; line < lines; ++line) {
-    const std::uint8_t* in = src.data + line * src.line_stride;
+    const std::uint8_t* in = src.Line(line);
     std::uint8_t* out = dst.data + line * dst.line_stride;
-    FindRgbRuns(in, src_len, runs);
-    __m128i acc = _mm_setzero_si128();
-    std::size_t r = 0;  // runs[r] <= j < runs[r + 1]
+    __m128i carried = _mm_setzero_si128();  // lanes 0-2
     for (std::size_t k = 0; k < plan.size(); ++k) {
       const ShrinkStep& p = plan[k];
-      for (int j = p.begin; j < p.boundary;) {
-        while (runs[r + 1] <= j) {
-          ++r;
-        }
-        const int end = std::min(runs[r + 1], p.boundary);
-        acc = _mm_add_epi16(
-            acc, _mm_mullo_epi16(RgbLanes(in + 3 * runs[r]),
-                                 _mm_set1_epi16(static_cast<std::int16_t>(
-                                     end - j))));
-        j = end;
+      __m128i sum = carried;
+      int i = p.begin;
+      for (; i + 2 <= p.boundary; i += 2) {
+        sum = _mm_add_epi16(sum, PixelPairLanes(in + 3 * i));
       }
-      const __m128i scaled = _mm_slli_epi16(RgbLanes(in + 3 * p.boundary), 2);
+      if (i < p.boundary) {
+        sum = _mm_add_epi16(
+            sum, _mm_and_si128(PixelPairLanes(in + 3 * i), first_pixel));
+      }
+      sum = _mm_add_epi16(sum, _mm_srli_si128(sum, 6));
+      const __m128i scaled = _mm_and_si128(
+          _mm_slli_epi16(PixelPairLanes(in + 3 * p.boundary), 2), first_pixel);
       const __m128i head = _mm_mulhi_epu16(
           scaled, _mm_set1_epi16(static_cast<std::int16_t>(p.weight)));
-      const __m128i total = _mm_add_epi16(head, acc);
-      acc = _mm_mulhi_epu16(scaled,
-                            _mm_set1_epi16(static_cast<std::int16_t>(p.rest)));
+      carried = _mm_mulhi_epu16(
+          scaled, _mm_set1_epi16(static_cast<std::int16_t>(p.rest)));
       const __m128i result =
-          _mm_packus_epi16(_mm_mulhi_epu16(total, recip), _mm_setzero_si128());
+          _mm_packus_epi16(_mm_mulhi_epu16(_mm_add_epi16(head, sum), recip),
+                           _mm_setzero_si128());
+      // Four bytes: the fourth is the next output's first, written next.
       const auto word = static_cast<std::uint32_t>(_mm_cvtsi128_si32(result));
-      std::uint8_t* o = out + k * dst.sample_stride;
-      o[0] = static_cast<std::uint8_t>(word);
-      o[1] = static_cast<std::uint8_t>(word >> 8);
-      o[2] = static_cast<std::uint8_t>(word >> 16);
+      std::memcpy(out + 3 * k, &word, sizeof(word));
     }
   }
 }
@@ -1271,18 +1282,18 @@ inline void ShrinkLines(Plane src, MutablePlane dst, int lines, int src_len,
   const std::vector<ShrinkStep>& plan = setup.plan;
   const std::uint32_t recip = setup.recip;
   const std::size_t step = src.sample_stride;
-  if (src.line_stride == 3 && dst.line_stride == 3) {
+  if (src.lines == nullptr && src.line_stride == 3 && dst.line_stride == 3) {
     ShrinkAdjacentLines(src, dst, lines, setup);
     return;
   }
 #if defined(__SSE2__)
-  if (step == 3) {
-    ShrinkRgbRows(src, dst, lines, src_len, setup);
+  if (step == 3 && dst.sample_stride == 3) {
+    ShrinkRgbRows(src, dst, lines, setup);
     return;
   }
 #endif
   for (int line = 0; line < lines; ++line) {
-    const std::uint8_t* in = src.data + line * src.line_stride;
+    const std::uint8_t* in = src.Line(line);
     std::uint8_t* out = dst.data + line * dst.line_stride;
     std::array<std::uint32_t, 3> acc = {0, 0, 0};
     for (std::size_t k = 0; k < plan.size(); ++k) {
@@ -1313,10 +1324,8 @@ inline void ExpandLines(Plane src, MutablePlane dst, int lines, int src_len,
     // sample (a one-sample line) pygame's weight there is zero.
     const int next = std::min(index + 1, src_len - 1);
     for (int line = 0; line < lines; ++line) {
-      const std::uint8_t* a =
-          src.data + line * src.line_stride + index * src.sample_stride;
-      const std::uint8_t* b =
-          src.data + line * src.line_stride + next * src.sample_stride;
+      const std::uint8_t* a = src.Line(line) + index * src.sample_stride;
+      const std::uint8_t* b = src.Line(line) + next * src.sample_stride;
       std::uint8_t* out =
           dst.data + line * dst.line_stride + i * dst.sample_stride;
       for (int ch = 0; ch < 3; ++ch) {
@@ -1341,8 +1350,11 @@ inline void ScaleAxis(Plane src, MutablePlane dst, int lines, int src_len,
 }  // namespace pygame_detail
 
 // pygame.transform.smoothscale(src, dst's size) on 32-bit surfaces: the x
-// pass into a temporary of dst's width, then the y pass.
-inline void SmoothScale(const Canvas& src, Canvas& dst) {
+// pass into a temporary of dst's width, then the y pass. src_rows, where
+// given, are where src's rows 0..height-1 start (rows of src itself in some
+// order), so a drawing that is still partly upside down needs no flip first.
+inline void SmoothScale(const Canvas& src, Canvas& dst,
+                        const std::uint8_t* const* src_rows = nullptr) {
   const int sw = src.width();
   const int sh = src.height();
   const int dw = dst.width();
@@ -1351,30 +1363,40 @@ inline void SmoothScale(const Canvas& src, Canvas& dst) {
     return;
   }
   std::span<std::uint8_t> out = dst.pixels();
-  std::span<const std::uint8_t> in = src.pixels();
-  if (sw == dw && sh == dh) {
-    std::copy(in.begin(), in.end(), out.begin());
+  const std::size_t src_row = static_cast<std::size_t>(sw) * 3;
+  const std::size_t dst_row = static_cast<std::size_t>(dw) * 3;
+  if (sw == 0 || sh == 0) {
     return;
   }
-  if (sw == 0 || sh == 0) {
+  std::vector<std::uint8_t> rows_in_order;
+  const std::uint8_t* in = src.Row(0);
+  if (src_rows != nullptr && (sw == dw || sh == dh)) {
+    // Only the x pass reads rows through src_rows.
+    rows_in_order.resize(src_row * sh + Canvas::kSlackBytes);
+    for (int y = 0; y < sh; ++y) {
+      std::copy_n(src_rows[y], src_row, rows_in_order.data() + y * src_row);
+    }
+    in = rows_in_order.data();
+    src_rows = nullptr;
+  }
+  if (sw == dw && sh == dh) {
+    std::copy_n(in, out.size(), out.begin());
     return;
   }
   using pygame_detail::MutablePlane;
   using pygame_detail::Plane;
-  const std::size_t src_row = static_cast<std::size_t>(sw) * 3;
-  const std::size_t dst_row = static_cast<std::size_t>(dw) * 3;
   if (sh == dh) {
-    pygame_detail::ScaleAxis(Plane{in.data(), 3, src_row},
+    pygame_detail::ScaleAxis(Plane{in, 3, src_row},
                              MutablePlane{out.data(), 3, dst_row}, sh, sw, dw);
     return;
   }
   if (sw == dw) {
-    pygame_detail::ScaleAxis(Plane{in.data(), src_row, 3},
+    pygame_detail::ScaleAxis(Plane{in, src_row, 3},
                              MutablePlane{out.data(), dst_row, 3}, sw, sh, dh);
     return;
   }
-  std::vector<std::uint8_t> temp(dst_row * sh);
-  pygame_detail::ScaleAxis(Plane{in.data(), 3, src_row},
+  std::vector<std::uint8_t> temp(dst_row * sh + Canvas::kSlackBytes);
+  pygame_detail::ScaleAxis(Plane{in, 3, src_row, src_rows},
                            MutablePlane{temp.data(), 3, dst_row}, sh, sw, dw);
   pygame_detail::ScaleAxis(Plane{temp.data(), dst_row, 3},
                            MutablePlane{out.data(), dst_row, 3}, dw, sh, dh);
