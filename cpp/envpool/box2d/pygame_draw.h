@@ -124,7 +124,7 @@ class Canvas {
  public:
   // The pixels are followed by kSlackBytes that belong to no pixel, so that
   // SmoothScale may read and write a few bytes past a row's last pixel.
-  static constexpr std::size_t kSlackBytes = 8;
+  static constexpr std::size_t kSlackBytes = 16;
 
   Canvas(int width, int height)
       : width_(std::max(width, 0)),
@@ -387,6 +387,24 @@ class Canvas {
     const std::uint32_t w0 = r | (g << 8) | (b << 16) | (r << 24);
     const std::uint32_t w1 = g | (b << 8) | (r << 16) | (g << 24);
     const std::uint32_t w2 = b | (r << 8) | (g << 16) | (b << 24);
+#if defined(__SSE2__)
+    if (n >= 16) {  // sixteen pixels as three 16-byte stores
+      const __m128i v0 =
+          _mm_setr_epi32(static_cast<int>(w0), static_cast<int>(w1),
+                         static_cast<int>(w2), static_cast<int>(w0));
+      const __m128i v1 =
+          _mm_setr_epi32(static_cast<int>(w1), static_cast<int>(w2),
+                         static_cast<int>(w0), static_cast<int>(w1));
+      const __m128i v2 =
+          _mm_setr_epi32(static_cast<int>(w2), static_cast<int>(w0),
+                         static_cast<int>(w1), static_cast<int>(w2));
+      for (; n >= 16; n -= 16, p += 48) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v0);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 16), v1);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 32), v2);
+      }
+    }
+#endif
     for (; n >= 4; n -= 4, p += 12) {
       std::memcpy(p, &w0, 4);
       std::memcpy(p + 4, &w1, 4);
@@ -1165,6 +1183,13 @@ struct ShrinkSetup {
   int dst_len = 0;
   std::uint32_t recip = 0;
   std::vector<ShrinkStep> plan;
+  // For adding the whole samples of every step of packed RGB lines in the
+  // same number of 16-byte loads, five pixels each: step k's load j starts
+  // group_offset[k * groups + j] bytes into the line, and group_mask keeps
+  // the bytes of its pixels that the step owns.
+  int groups = 0;
+  std::vector<std::int32_t> group_offset;
+  std::vector<std::array<std::uint8_t, 16>> group_mask;
 };
 
 inline const ShrinkSetup& GetShrinkSetup(int src_len, int dst_len) {
@@ -1183,6 +1208,22 @@ inline const ShrinkSetup& GetShrinkSetup(int src_len, int dst_len) {
   const std::int32_t space = 0x4000 * src_len / dst_len;
   setup->recip = static_cast<std::uint32_t>(0x40000000 / space) & 0xFFFFU;
   setup->plan = PlanShrink(src_len, dst_len, space);
+  int most = 0;
+  for (const ShrinkStep& p : setup->plan) {
+    most = std::max(most, p.boundary - p.begin);
+  }
+  setup->groups = (most + 4) / 5;
+  for (const ShrinkStep& p : setup->plan) {
+    for (int j = 0; j < setup->groups; ++j) {
+      const int first = p.begin + 5 * j;
+      const int count = std::clamp(p.boundary - first, 0, 5);
+      // An empty group reads (and masks off) bytes of the step's own pixels.
+      setup->group_offset.push_back(3 * (count > 0 ? first : p.begin));
+      std::array<std::uint8_t, 16> mask{};
+      std::fill_n(mask.begin(), 3 * count, 0xFF);
+      setup->group_mask.push_back(mask);
+    }
+  }
   cache.push_back(std::move(setup));
   return *cache.back();
 }
@@ -1223,49 +1264,60 @@ inline void ShrinkAdjacentLines(Plane src, MutablePlane dst, int lines,
 }
 
 #if defined(__SSE2__)
-// Two packed RGB pixels, and the two bytes after them, as eight 16-bit lanes.
-inline __m128i PixelPairLanes(const std::uint8_t* pixel) {
+// One packed RGB pixel, and the five bytes after it, as eight 16-bit lanes.
+inline __m128i PixelLanes(const std::uint8_t* pixel) {
   return _mm_unpacklo_epi8(
       _mm_loadl_epi64(reinterpret_cast<const __m128i*>(pixel)),
       _mm_setzero_si128());
 }
 
 // ShrinkLines for rows of packed RGB into packed RGB, in 16-bit SSE2 lanes as
-// pygame's own filter holds the channels: whole samples are added two pixels
-// a time (the first in lanes 0-2, the second in lanes 3-5, folded together
-// at the end; the sums wrap as pygame's do, so the order does not matter).
-// Reads up to five bytes past a row's last pixel and writes one byte past
-// an output row's last pixel (Canvas::kSlackBytes).
+// pygame's own filter holds the channels. The whole samples of a step are
+// added five pixels (15 bytes) per 16-byte load: the low and high halves are
+// summed apart, the high one moved back a lane so that every lane holds one
+// channel (lane % 3), and the lanes folded into 0-2; the sums wrap as
+// pygame's do, so the order does not matter. Reads up to 13 bytes past a
+// row's last pixel and writes one byte past an output row's last pixel
+// (Canvas::kSlackBytes).
 inline void ShrinkRgbRows(Plane src, MutablePlane dst, int lines,
                           const ShrinkSetup& setup) {
   const std::vector<ShrinkStep>& plan = setup.plan;
   const __m128i recip = _mm_set1_epi16(static_cast<std::int16_t>(setup.recip));
+  const __m128i zero = _mm_setzero_si128();
   const __m128i first_pixel = _mm_setr_epi16(-1, -1, -1, 0, 0, 0, 0, 0);
+  const int groups = setup.groups;
   for (int line = 0; line < lines; ++line) {
     const std::uint8_t* in = src.Line(line);
     std::uint8_t* out = dst.data + line * dst.line_stride;
-    __m128i carried = _mm_setzero_si128();  // lanes 0-2
+    __m128i carried = zero;  // lanes 0-2
+    const std::int32_t* offset = setup.group_offset.data();
+    const std::array<std::uint8_t, 16>* mask = setup.group_mask.data();
     for (std::size_t k = 0; k < plan.size(); ++k) {
       const ShrinkStep& p = plan[k];
-      __m128i sum = carried;
-      int i = p.begin;
-      for (; i + 2 <= p.boundary; i += 2) {
-        sum = _mm_add_epi16(sum, PixelPairLanes(in + 3 * i));
+      __m128i low = zero;   // bytes 0-7 of the loads: channels 0 1 2 0 1 2 0 1
+      __m128i high = zero;  // bytes 8-15: channels 2 0 1 2 0 1 2 -
+      for (int j = 0; j < groups; ++j, ++offset, ++mask) {
+        const __m128i bytes = _mm_and_si128(
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + *offset)),
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(mask->data())));
+        low = _mm_add_epi16(low, _mm_unpacklo_epi8(bytes, zero));
+        high = _mm_add_epi16(high, _mm_unpackhi_epi8(bytes, zero));
       }
-      if (i < p.boundary) {
-        sum = _mm_add_epi16(
-            sum, _mm_and_si128(PixelPairLanes(in + 3 * i), first_pixel));
-      }
-      sum = _mm_add_epi16(sum, _mm_srli_si128(sum, 6));
+      // Lane i of `lanes` holds channel i % 3; high's lane 0 (channel 2) is
+      // added to lane 2 apart.
+      const __m128i lanes = _mm_add_epi16(low, _mm_srli_si128(high, 2));
+      __m128i sum = _mm_add_epi16(lanes, _mm_srli_si128(lanes, 6));
+      sum = _mm_add_epi16(sum, _mm_srli_si128(lanes, 12));
+      sum = _mm_add_epi16(sum, _mm_slli_si128(high, 4));
+      sum = _mm_add_epi16(sum, carried);
       const __m128i scaled = _mm_and_si128(
-          _mm_slli_epi16(PixelPairLanes(in + 3 * p.boundary), 2), first_pixel);
+          _mm_slli_epi16(PixelLanes(in + 3 * p.boundary), 2), first_pixel);
       const __m128i head = _mm_mulhi_epu16(
           scaled, _mm_set1_epi16(static_cast<std::int16_t>(p.weight)));
       carried = _mm_mulhi_epu16(
           scaled, _mm_set1_epi16(static_cast<std::int16_t>(p.rest)));
-      const __m128i result =
-          _mm_packus_epi16(_mm_mulhi_epu16(_mm_add_epi16(head, sum), recip),
-                           _mm_setzero_si128());
+      const __m128i result = _mm_packus_epi16(
+          _mm_mulhi_epu16(_mm_add_epi16(head, sum), recip), zero);
       // Four bytes: the fourth is the next output's first, written next.
       const auto word = static_cast<std::uint32_t>(_mm_cvtsi128_si32(result));
       std::memcpy(out + 3 * k, &word, sizeof(word));
