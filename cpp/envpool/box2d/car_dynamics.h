@@ -46,18 +46,32 @@ struct SkidParticle {
   bool grass;
 };
 
-// pygame.math.Vector2(x, y).rotate_rad(angle).
-inline Point RotateRad(Point p, double angle) {
-  constexpr double kPi = 3.14159265358979323846;
-  constexpr double kTwoPi = 2. * kPi;
-  constexpr double kHalfPi = kPi / 2.0;
-  constexpr double kEpsilon = 1e-6;
-  angle = std::fmod(angle, kTwoPi);
-  if (angle < 0) {
-    angle += kTwoPi;
+// pygame.math.Vector2.rotate_rad(angle) for one angle, worked out once:
+// quarter turns exactly, other angles with the sine and cosine of the angle
+// reduced to [0, 2 pi).
+class Rotation {
+ public:
+  explicit Rotation(double angle) {
+    constexpr double kPi = 3.14159265358979323846;
+    constexpr double kTwoPi = 2. * kPi;
+    constexpr double kHalfPi = kPi / 2.0;
+    constexpr double kEpsilon = 1e-6;
+    angle = std::fmod(angle, kTwoPi);
+    if (angle < 0) {
+      angle += kTwoPi;
+    }
+    if (std::fmod(angle + kEpsilon, kHalfPi) < 2 * kEpsilon) {
+      quarter_turns_ = static_cast<int>((angle + kEpsilon) / kHalfPi) % 4;
+    } else {
+      sin_ = std::sin(angle);
+      cos_ = std::cos(angle);
+    }
   }
-  if (std::fmod(angle + kEpsilon, kHalfPi) < 2 * kEpsilon) {
-    switch (static_cast<int>((angle + kEpsilon) / kHalfPi)) {
+
+  [[nodiscard]] Point operator()(Point p) const {
+    switch (quarter_turns_) {
+      case 0:
+        return p;
       case 1:
         return {-p.y, p.x};
       case 2:
@@ -65,22 +79,28 @@ inline Point RotateRad(Point p, double angle) {
       case 3:
         return {p.y, -p.x};
       default:
-        return p;
+        return {cos_ * p.x - sin_ * p.y, sin_ * p.x + cos_ * p.y};
     }
   }
-  const double s = std::sin(angle);
-  const double c = std::cos(angle);
-  return {c * p.x - s * p.y, s * p.x + c * p.y};
-}
+
+ private:
+  int quarter_turns_ = -1;  // -1: not a quarter turn
+  double sin_ = 0.0;
+  double cos_ = 1.0;
+};
+
+// pygame.math.Vector2(x, y).rotate_rad(angle).
+inline Point RotateRad(Point p, double angle) { return Rotation(angle)(p); }
 
 // Rotate by the camera angle, zoom, translate: gymnasium's screen transform.
 struct Camera {
   double zoom;
   Point translation;
   double angle;
+  Rotation rotation{angle};
 
   [[nodiscard]] Point operator()(Point world) const {
-    Point r = RotateRad(world, angle);
+    Point r = rotation(world);
     return {r.x * zoom + translation.x, r.y * zoom + translation.y};
   }
 };

@@ -140,12 +140,15 @@ class CarRacingEnv {
   }
 
  private:
+  // The top row of the indicator panel (H - 5 * H / 40).
+  static constexpr int kPanelTop = 700;
   static constexpr std::int64_t kStateW = 96;
   static constexpr std::int64_t kStateH = 96;
   static constexpr std::int64_t kVideoW = 600;
   static constexpr std::int64_t kVideoH = 400;
   static constexpr int kWindowW = 1000;
   static constexpr int kWindowH = 800;
+  static_assert(kPanelTop == kWindowH - 5 * kWindowH / 40);
   static constexpr double kScale = 6.0;
   static constexpr double kTrackRad = 900 / kScale;
   static constexpr double kPlayfield = 2000 / kScale;
@@ -598,7 +601,7 @@ class CarRacingEnv {
     // score at the bottom. Flipping only the rows those touch (and their
     // mirrors), and reading the others bottom-up, gives the same frame.
     std::vector<Overlay> overlay = Indicators();
-    double top = kWindowH - 5 * (kWindowH / 40.0);
+    double top = kPanelTop;
     for (const Overlay& o : overlay) {
       for (const Point& p : o.points) {
         top = std::min(top, p.y);
@@ -614,12 +617,19 @@ class CarRacingEnv {
     const int score_x = 60 - score_width / 2;
     const int score_y =
         static_cast<int>(kWindowH - kWindowH * 2.5 / 40.0) - score_height / 2;
+    // pygame.draw.polygon truncates its points: no row above `first`.
     const int first = std::max(
-        static_cast<int>(std::floor(std::min<double>(top, score_y))) - 1, 0);
+        static_cast<int>(std::floor(std::min<double>(top, score_y))), 0);
     thread_local std::vector<const std::uint8_t*> rows;
     const std::uint8_t* const* row_starts = nullptr;
     if (first > kWindowH / 2) {
-      Surface().SwapMirroredRows(first);
+      if (first == kPanelTop) {
+        // The panel, drawn first, covers rows kPanelTop.. whole: what the
+        // flip would put there is never seen.
+        Surface().CopyRowsToMirrors(first);
+      } else {
+        Surface().SwapMirroredRows(first);
+      }
       rows.resize(kWindowH);
       for (int y = 0; y < kWindowH; ++y) {
         const bool in_place = y < kWindowH - first || y >= first;

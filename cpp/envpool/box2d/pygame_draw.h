@@ -341,6 +341,16 @@ class Canvas {
   // pygame.transform.flip(surf, False, True).
   void FlipVertical() { SwapMirroredRows(0); }
 
+  // Copies each row y >= first onto its mirror row height - 1 - y (the first
+  // half of a SwapMirroredRows(first), for rows y >= first drawn over next).
+  void CopyRowsToMirrors(int first) {
+    const std::size_t row_bytes = static_cast<std::size_t>(width_) * 3;
+    for (int y = std::max(first, (height_ + 1) / 2); y < height_; ++y) {
+      std::memcpy(pixels_.data() + (height_ - 1 - y) * row_bytes,
+                  pixels_.data() + y * row_bytes, row_bytes);
+    }
+  }
+
   // Swaps each row y >= first with its mirror row height - 1 - y (a
   // vertical flip of those rows and their mirrors only; all rows for 0).
   void SwapMirroredRows(int first) {
@@ -1190,6 +1200,10 @@ struct ShrinkSetup {
   int groups = 0;
   std::vector<std::int32_t> group_offset;
   std::vector<std::array<std::uint8_t, 16>> group_mask;
+  // The bytes [window_begin, window_end) of a packed RGB line that step k's
+  // output depends on: the previous step's boundary pixel to its own.
+  std::vector<std::int32_t> window_begin;
+  std::vector<std::int32_t> window_end;
 };
 
 inline const ShrinkSetup& GetShrinkSetup(int src_len, int dst_len) {
@@ -1223,6 +1237,8 @@ inline const ShrinkSetup& GetShrinkSetup(int src_len, int dst_len) {
       std::fill_n(mask.begin(), 3 * count, 0xFF);
       setup->group_mask.push_back(mask);
     }
+    setup->window_begin.push_back(3 * std::max(p.begin - 1, 0));
+    setup->window_end.push_back(3 * (p.boundary + 1));
   }
   cache.push_back(std::move(setup));
   return *cache.back();
@@ -1271,14 +1287,36 @@ inline __m128i PixelLanes(const std::uint8_t* pixel) {
       _mm_setzero_si128());
 }
 
+// Whether bytes [begin, end) of a and b are equal, 16 at a time (reads up
+// to 15 bytes past end).
+inline bool SameBytes(const std::uint8_t* a, const std::uint8_t* b, int begin,
+                      int end) {
+  int x = begin;
+  int equal = 0xFFFF;
+  for (; x + 16 <= end; x += 16) {
+    equal &= _mm_movemask_epi8(_mm_cmpeq_epi8(
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + x)),
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + x))));
+  }
+  if (x < end) {
+    equal &= _mm_movemask_epi8(_mm_cmpeq_epi8(
+                 _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + x)),
+                 _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + x)))) |
+             (0xFFFF << (end - x));
+  }
+  return (equal & 0xFFFF) == 0xFFFF;
+}
+
 // ShrinkLines for rows of packed RGB into packed RGB, in 16-bit SSE2 lanes as
-// pygame's own filter holds the channels. The whole samples of a step are
-// added five pixels (15 bytes) per 16-byte load: the low and high halves are
-// summed apart, the high one moved back a lane so that every lane holds one
-// channel (lane % 3), and the lanes folded into 0-2; the sums wrap as
-// pygame's do, so the order does not matter. Reads up to 13 bytes past a
-// row's last pixel and writes one byte past an output row's last pixel
-// (Canvas::kSlackBytes).
+// pygame's own filter holds the channels. An output whose input pixels are
+// the same as in the line before is copied from that line's output (rows of
+// a drawing mostly repeat their neighbours). Otherwise the whole samples of
+// its step are added five pixels (15 bytes) per 16-byte load: the low and
+// high halves are summed apart, the high one moved back a lane so that every
+// lane holds one channel (lane % 3), and the lanes folded into 0-2; the sums
+// wrap as pygame's do, so the order does not matter. Reads up to 15 bytes
+// past a row's last pixel and writes one byte past an output row's last
+// pixel (Canvas::kSlackBytes).
 inline void ShrinkRgbRows(Plane src, MutablePlane dst, int lines,
                           const ShrinkSetup& setup) {
   const std::vector<ShrinkStep>& plan = setup.plan;
@@ -1286,36 +1324,49 @@ inline void ShrinkRgbRows(Plane src, MutablePlane dst, int lines,
   const __m128i zero = _mm_setzero_si128();
   const __m128i first_pixel = _mm_setr_epi16(-1, -1, -1, 0, 0, 0, 0, 0);
   const int groups = setup.groups;
+  auto scaled = [&](const std::uint8_t* pixel) {
+    return _mm_and_si128(_mm_slli_epi16(PixelLanes(pixel), 2), first_pixel);
+  };
   for (int line = 0; line < lines; ++line) {
     const std::uint8_t* in = src.Line(line);
+    const std::uint8_t* above = line > 0 ? src.Line(line - 1) : nullptr;
     std::uint8_t* out = dst.data + line * dst.line_stride;
-    __m128i carried = zero;  // lanes 0-2
-    const std::int32_t* offset = setup.group_offset.data();
-    const std::array<std::uint8_t, 16>* mask = setup.group_mask.data();
+    const std::uint8_t* out_above = out - dst.line_stride;
     for (std::size_t k = 0; k < plan.size(); ++k) {
+      if (above != nullptr &&
+          SameBytes(in, above, setup.window_begin[k], setup.window_end[k])) {
+        std::memcpy(out + 3 * k, out_above + 3 * k, 4);
+        continue;
+      }
       const ShrinkStep& p = plan[k];
+      // What the previous step's boundary pixel carries into this one.
+      __m128i sum =
+          k == 0 ? zero
+                 : _mm_mulhi_epu16(scaled(in + 3 * plan[k - 1].boundary),
+                                   _mm_set1_epi16(static_cast<std::int16_t>(
+                                       plan[k - 1].rest)));
       __m128i low = zero;   // bytes 0-7 of the loads: channels 0 1 2 0 1 2 0 1
       __m128i high = zero;  // bytes 8-15: channels 2 0 1 2 0 1 2 -
-      for (int j = 0; j < groups; ++j, ++offset, ++mask) {
-        const __m128i bytes = _mm_and_si128(
-            _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + *offset)),
-            _mm_loadu_si128(reinterpret_cast<const __m128i*>(mask->data())));
+      const std::size_t first_group = k * groups;
+      for (int j = 0; j < groups; ++j) {
+        const __m128i bytes =
+            _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(
+                              in + setup.group_offset[first_group + j])),
+                          _mm_loadu_si128(reinterpret_cast<const __m128i*>(
+                              setup.group_mask[first_group + j].data())));
         low = _mm_add_epi16(low, _mm_unpacklo_epi8(bytes, zero));
         high = _mm_add_epi16(high, _mm_unpackhi_epi8(bytes, zero));
       }
       // Lane i of `lanes` holds channel i % 3; high's lane 0 (channel 2) is
       // added to lane 2 apart.
       const __m128i lanes = _mm_add_epi16(low, _mm_srli_si128(high, 2));
-      __m128i sum = _mm_add_epi16(lanes, _mm_srli_si128(lanes, 6));
+      sum = _mm_add_epi16(sum, lanes);
+      sum = _mm_add_epi16(sum, _mm_srli_si128(lanes, 6));
       sum = _mm_add_epi16(sum, _mm_srli_si128(lanes, 12));
       sum = _mm_add_epi16(sum, _mm_slli_si128(high, 4));
-      sum = _mm_add_epi16(sum, carried);
-      const __m128i scaled = _mm_and_si128(
-          _mm_slli_epi16(PixelLanes(in + 3 * p.boundary), 2), first_pixel);
-      const __m128i head = _mm_mulhi_epu16(
-          scaled, _mm_set1_epi16(static_cast<std::int16_t>(p.weight)));
-      carried = _mm_mulhi_epu16(
-          scaled, _mm_set1_epi16(static_cast<std::int16_t>(p.rest)));
+      const __m128i head =
+          _mm_mulhi_epu16(scaled(in + 3 * p.boundary),
+                          _mm_set1_epi16(static_cast<std::int16_t>(p.weight)));
       const __m128i result = _mm_packus_epi16(
           _mm_mulhi_epu16(_mm_add_epi16(head, sum), recip), zero);
       // Four bytes: the fourth is the next output's first, written next.
