@@ -1200,10 +1200,12 @@ struct ShrinkSetup {
   int groups = 0;
   std::vector<std::int32_t> group_offset;
   std::vector<std::array<std::uint8_t, 16>> group_mask;
-  // The bytes [window_begin, window_end) of a packed RGB line that step k's
-  // output depends on: the previous step's boundary pixel to its own.
-  std::vector<std::int32_t> window_begin;
-  std::vector<std::int32_t> window_end;
+  // Step k's output depends on the bytes [3 * max(begin - 1, 0),
+  // 3 * (boundary + 1)) of a packed RGB line (the previous step's boundary
+  // pixel to its own). Byte chunk c, [16 c, 16 c + 16), is read by the steps
+  // chunk_first_step[c]..chunk_last_step[c] (none where first > last).
+  std::vector<std::int32_t> chunk_first_step;
+  std::vector<std::int32_t> chunk_last_step;
 };
 
 inline const ShrinkSetup& GetShrinkSetup(int src_len, int dst_len) {
@@ -1237,8 +1239,25 @@ inline const ShrinkSetup& GetShrinkSetup(int src_len, int dst_len) {
       std::fill_n(mask.begin(), 3 * count, 0xFF);
       setup->group_mask.push_back(mask);
     }
-    setup->window_begin.push_back(3 * std::max(p.begin - 1, 0));
-    setup->window_end.push_back(3 * (p.boundary + 1));
+  }
+  const int chunk_count = (3 * src_len + 15) / 16;
+  setup->chunk_first_step.assign(chunk_count, 0);
+  setup->chunk_last_step.assign(chunk_count, -1);
+  for (int c = 0; c < chunk_count; ++c) {
+    int first = -1;
+    int last = -1;
+    for (std::size_t k = 0; k < setup->plan.size(); ++k) {
+      const ShrinkStep& p = setup->plan[k];
+      if (3 * std::max(p.begin - 1, 0) < 16 * (c + 1) &&
+          16 * c < 3 * (p.boundary + 1)) {
+        first = first < 0 ? static_cast<int>(k) : first;
+        last = static_cast<int>(k);
+      }
+    }
+    if (first >= 0) {
+      setup->chunk_first_step[c] = first;
+      setup->chunk_last_step[c] = last;
+    }
   }
   cache.push_back(std::move(setup));
   return *cache.back();
@@ -1287,91 +1306,95 @@ inline __m128i PixelLanes(const std::uint8_t* pixel) {
       _mm_setzero_si128());
 }
 
-// Whether bytes [begin, end) of a and b are equal, 16 at a time (reads up
-// to 15 bytes past end).
-inline bool SameBytes(const std::uint8_t* a, const std::uint8_t* b, int begin,
-                      int end) {
-  int x = begin;
-  int equal = 0xFFFF;
-  for (; x + 16 <= end; x += 16) {
-    equal &= _mm_movemask_epi8(_mm_cmpeq_epi8(
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + x)),
-        _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + x))));
-  }
-  if (x < end) {
-    equal &= _mm_movemask_epi8(_mm_cmpeq_epi8(
-                 _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + x)),
-                 _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + x)))) |
-             (0xFFFF << (end - x));
-  }
-  return (equal & 0xFFFF) == 0xFFFF;
-}
-
-// ShrinkLines for rows of packed RGB into packed RGB, in 16-bit SSE2 lanes as
-// pygame's own filter holds the channels. An output whose input pixels are
-// the same as in the line before is copied from that line's output (rows of
-// a drawing mostly repeat their neighbours). Otherwise the whole samples of
-// its step are added five pixels (15 bytes) per 16-byte load: the low and
-// high halves are summed apart, the high one moved back a lane so that every
-// lane holds one channel (lane % 3), and the lanes folded into 0-2; the sums
-// wrap as pygame's do, so the order does not matter. Reads up to 15 bytes
-// past a row's last pixel and writes one byte past an output row's last
-// pixel (Canvas::kSlackBytes).
-inline void ShrinkRgbRows(Plane src, MutablePlane dst, int lines,
-                          const ShrinkSetup& setup) {
-  const std::vector<ShrinkStep>& plan = setup.plan;
-  const __m128i recip = _mm_set1_epi16(static_cast<std::int16_t>(setup.recip));
+// One output pixel of a shrink step of packed RGB, in 16-bit SSE2 lanes as
+// pygame's own filter holds the channels. What the previous step's boundary
+// pixel carries over is worked out again from that pixel. The whole samples
+// are added five pixels (15 bytes) per 16-byte load: the low and high halves
+// are summed apart, the high one moved back a lane so that every lane holds
+// one channel (lane % 3), and the lanes folded into 0-2; the sums wrap as
+// pygame's do, so the order does not matter. Reads up to 12 bytes past the
+// line's last pixel (Canvas::kSlackBytes); writes 3 bytes.
+inline void ShrinkRgbStep(const std::uint8_t* in, std::size_t k,
+                          const ShrinkSetup& setup, std::uint8_t* out) {
   const __m128i zero = _mm_setzero_si128();
   const __m128i first_pixel = _mm_setr_epi16(-1, -1, -1, 0, 0, 0, 0, 0);
-  const int groups = setup.groups;
   auto scaled = [&](const std::uint8_t* pixel) {
     return _mm_and_si128(_mm_slli_epi16(PixelLanes(pixel), 2), first_pixel);
   };
+  const std::vector<ShrinkStep>& plan = setup.plan;
+  const ShrinkStep& p = plan[k];
+  __m128i sum = zero;
+  if (k > 0) {
+    sum = _mm_mulhi_epu16(
+        scaled(in + 3 * plan[k - 1].boundary),
+        _mm_set1_epi16(static_cast<std::int16_t>(plan[k - 1].rest)));
+  }
+  __m128i low = zero;   // bytes 0-7 of the loads: channels 0 1 2 0 1 2 0 1
+  __m128i high = zero;  // bytes 8-15: channels 2 0 1 2 0 1 2 -
+  const std::size_t first_group = k * setup.groups;
+  for (int j = 0; j < setup.groups; ++j) {
+    const __m128i bytes =
+        _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(
+                          in + setup.group_offset[first_group + j])),
+                      _mm_loadu_si128(reinterpret_cast<const __m128i*>(
+                          setup.group_mask[first_group + j].data())));
+    low = _mm_add_epi16(low, _mm_unpacklo_epi8(bytes, zero));
+    high = _mm_add_epi16(high, _mm_unpackhi_epi8(bytes, zero));
+  }
+  // Lane i of `lanes` holds channel i % 3; high's lane 0 (channel 2) is
+  // added to lane 2 apart.
+  const __m128i lanes = _mm_add_epi16(low, _mm_srli_si128(high, 2));
+  sum = _mm_add_epi16(sum, lanes);
+  sum = _mm_add_epi16(sum, _mm_srli_si128(lanes, 6));
+  sum = _mm_add_epi16(sum, _mm_srli_si128(lanes, 12));
+  sum = _mm_add_epi16(sum, _mm_slli_si128(high, 4));
+  const __m128i head =
+      _mm_mulhi_epu16(scaled(in + 3 * p.boundary),
+                      _mm_set1_epi16(static_cast<std::int16_t>(p.weight)));
+  const __m128i result = _mm_packus_epi16(
+      _mm_mulhi_epu16(_mm_add_epi16(head, sum),
+                      _mm_set1_epi16(static_cast<std::int16_t>(setup.recip))),
+      zero);
+  const auto word = static_cast<std::uint32_t>(_mm_cvtsi128_si32(result));
+  std::memcpy(out, &word, 3);
+}
+
+// ShrinkLines for rows of packed RGB into packed RGB. Rows of a drawing
+// mostly repeat the row above: a row starts as a copy of the output above,
+// and only the outputs that read a 16-byte chunk that differs from the row
+// above are worked out (ShrinkRgbStep).
+inline void ShrinkRgbRows(Plane src, MutablePlane dst, int lines,
+                          const ShrinkSetup& setup) {
+  const std::size_t steps = setup.plan.size();
+  const int row_bytes = 3 * setup.src_len;
+  const int chunk_count = static_cast<int>(setup.chunk_first_step.size());
   for (int line = 0; line < lines; ++line) {
     const std::uint8_t* in = src.Line(line);
-    const std::uint8_t* above = line > 0 ? src.Line(line - 1) : nullptr;
     std::uint8_t* out = dst.data + line * dst.line_stride;
-    const std::uint8_t* out_above = out - dst.line_stride;
-    for (std::size_t k = 0; k < plan.size(); ++k) {
-      if (above != nullptr &&
-          SameBytes(in, above, setup.window_begin[k], setup.window_end[k])) {
-        std::memcpy(out + 3 * k, out_above + 3 * k, 4);
+    if (line == 0) {
+      for (std::size_t k = 0; k < steps; ++k) {
+        ShrinkRgbStep(in, k, setup, out + 3 * k);
+      }
+      continue;
+    }
+    const std::uint8_t* above = src.Line(line - 1);
+    std::memcpy(out, out - dst.line_stride, 3 * steps);
+    int done = -1;  // steps up to here are worked out
+    for (int c = 0; c < chunk_count; ++c) {
+      int same = _mm_movemask_epi8(_mm_cmpeq_epi8(
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * c)),
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(above + 16 * c))));
+      if (16 * c + 16 > row_bytes) {  // bytes past the row do not count
+        same |= 0xFFFF << (row_bytes - 16 * c);
+      }
+      if ((same & 0xFFFF) == 0xFFFF) {
         continue;
       }
-      const ShrinkStep& p = plan[k];
-      // What the previous step's boundary pixel carries into this one.
-      __m128i sum =
-          k == 0 ? zero
-                 : _mm_mulhi_epu16(scaled(in + 3 * plan[k - 1].boundary),
-                                   _mm_set1_epi16(static_cast<std::int16_t>(
-                                       plan[k - 1].rest)));
-      __m128i low = zero;   // bytes 0-7 of the loads: channels 0 1 2 0 1 2 0 1
-      __m128i high = zero;  // bytes 8-15: channels 2 0 1 2 0 1 2 -
-      const std::size_t first_group = k * groups;
-      for (int j = 0; j < groups; ++j) {
-        const __m128i bytes =
-            _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(
-                              in + setup.group_offset[first_group + j])),
-                          _mm_loadu_si128(reinterpret_cast<const __m128i*>(
-                              setup.group_mask[first_group + j].data())));
-        low = _mm_add_epi16(low, _mm_unpacklo_epi8(bytes, zero));
-        high = _mm_add_epi16(high, _mm_unpackhi_epi8(bytes, zero));
+      for (int k = std::max(done + 1, setup.chunk_first_step[c]);
+           k <= setup.chunk_last_step[c]; ++k) {
+        ShrinkRgbStep(in, k, setup, out + 3 * k);
       }
-      // Lane i of `lanes` holds channel i % 3; high's lane 0 (channel 2) is
-      // added to lane 2 apart.
-      const __m128i lanes = _mm_add_epi16(low, _mm_srli_si128(high, 2));
-      sum = _mm_add_epi16(sum, lanes);
-      sum = _mm_add_epi16(sum, _mm_srli_si128(lanes, 6));
-      sum = _mm_add_epi16(sum, _mm_srli_si128(lanes, 12));
-      sum = _mm_add_epi16(sum, _mm_slli_si128(high, 4));
-      const __m128i head =
-          _mm_mulhi_epu16(scaled(in + 3 * p.boundary),
-                          _mm_set1_epi16(static_cast<std::int16_t>(p.weight)));
-      const __m128i result = _mm_packus_epi16(
-          _mm_mulhi_epu16(_mm_add_epi16(head, sum), recip), zero);
-      // Four bytes: the fourth is the next output's first, written next.
-      const auto word = static_cast<std::uint32_t>(_mm_cvtsi128_si32(result));
-      std::memcpy(out + 3 * k, &word, sizeof(word));
+      done = std::max(done, setup.chunk_last_step[c]);
     }
   }
 }
