@@ -13,16 +13,18 @@ from envpool.api import Config, EnvSpec
 
 
 class Observation(Config):
-    """A TimeStep's observation: a dict ("obs", "env_id", "elapsed_step" and the env's
-    info arrays) whose keys also read as attributes, e.g. ``ts.observation.obs``."""
+    """A TimeStep's observation: a dict ("obs", or a dict observation's own keys,
+    then "env_id", "elapsed_step" and the env's info arrays) whose keys also read as
+    attributes, e.g. ``ts.observation.obs`` or ``ts.observation.position``."""
 
 
 class DmEnvPool(PoolHandle, dm_env.Environment):
     """A batch of C++ envs behind the dm_env API.
 
     Every field of a TimeStep is an array over the batch. ``observation`` is a
-    dict: "obs" holds the observations, "env_id" and "elapsed_step" say which
-    env and how far into its episode each row is, and the env's info arrays
+    dict: "obs" holds the observations (an env with a dict observation puts its
+    own keys there instead, in the env's order), "env_id" and "elapsed_step" say
+    which env and how far into its episode each row is, and the env's info arrays
     follow. step_type is FIRST for a reset, LAST when the episode terminated
     or was truncated, MID otherwise. discount is 0 on termination and 1 on
     truncation (or lower where the env reports its own info["discount"], as
@@ -39,9 +41,19 @@ class DmEnvPool(PoolHandle, dm_env.Environment):
         self._seeds = [spec.config.seed + i for i in range(num_envs)]
         self.batch_size = spec.config.batch_size
         self.is_async = self.batch_size < num_envs
+        observed = spec.observation_spec
+        if isinstance(observed, dict):
+            clash = set(observed) & {"env_id", "elapsed_step", *spec.info}
+            if clash:
+                raise ValueError(
+                    f"{spec.id}: observation keys {sorted(clash)} clash with the env_id, "
+                    "elapsed_step and info arrays the dm_env observation also holds"
+                )
+        else:
+            observed = {"obs": observed}
         self._observation_spec = Config(
             {
-                "obs": spec.observation_spec,
+                **observed,
                 "env_id": specs.BoundedArray((), np.int32, 0, num_envs - 1, name="env_id"),
                 "elapsed_step": specs.Array((), np.int32, name="elapsed_step"),
                 **{
@@ -78,7 +90,8 @@ class DmEnvPool(PoolHandle, dm_env.Environment):
         ``seed=s`` gives env i the seed s + i."""
         ids = self._ids(env_id)
         obs, info = self._pool.reset(ids, self._take_seeds(seed, ids))
-        return self._time_step(obs, np.zeros(len(obs)), np.zeros(len(obs), bool), None, info)
+        n = len(info["env_id"])
+        return self._time_step(obs, np.zeros(n), np.zeros(n, bool), None, info)
 
     def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
         return self._time_step(*self._pool.step(action, env_id))
@@ -94,7 +107,7 @@ class DmEnvPool(PoolHandle, dm_env.Environment):
 
     @staticmethod
     def _time_step(
-        obs: np.ndarray,
+        obs: np.ndarray | dict[str, np.ndarray],
         reward: np.ndarray,
         terminated: np.ndarray,
         truncated: np.ndarray | None,
@@ -109,5 +122,6 @@ class DmEnvPool(PoolHandle, dm_env.Environment):
         discount = np.where(terminated, 0.0, 1.0)
         if "discount" in info:  # an env's own discount, e.g. 0 on an Atari life loss
             discount = np.minimum(discount, info["discount"])
-        observation = Observation(obs=obs, **info)
+        arrays = obs if isinstance(obs, dict) else {"obs": obs}
+        observation = Observation(**arrays, **info)
         return dm_env.TimeStep(step_type, reward, discount, observation)

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space
 
+from envpool import spaces as envpool_spaces
 from envpool._frontend import PoolHandle
 from envpool.api import EnvSpec
 from envpool.errors import CallOrderError
@@ -49,8 +49,8 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
             self.observation_space = spec.observation_space
             self.action_space = spec.action_space
         else:
-            self.observation_space = batch_space(spec.observation_space, self.num_envs)
-            self.action_space = batch_space(spec.action_space, self.num_envs)
+            self.observation_space = envpool_spaces.batch(spec.observation_space, self.num_envs)
+            self.action_space = envpool_spaces.batch(spec.action_space, self.num_envs)
         render_modes = [mode for mode, ok in _RENDER_MODES.items() if getattr(pool, ok, False)]
         self.metadata = {"autoreset_mode": autoreset_mode, "render_modes": render_modes}
         if spec.render_fps is not None:

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
 from dm_env import specs as dm_specs
 from gymnasium import spaces
+from gymnasium.vector.utils import batch_space
 
 ArrayDesc = dict[str, Any]
-"""One array as the C++ side describes it: name, dtype, shape, low, high."""
+"""One array as the C++ side describes it: name, dtype, shape, low, high; a dict
+observation also has "keys", one description per named array, in order."""
+
+
+def is_dict(desc: ArrayDesc) -> bool:
+    return bool(desc.get("keys"))
 
 
 def _bounds(desc: ArrayDesc) -> tuple[np.ndarray, np.ndarray]:
@@ -53,7 +60,10 @@ def is_multi_discrete(desc: ArrayDesc) -> bool:
 
 def to_space(desc: ArrayDesc) -> spaces.Space:
     """A Discrete for a bounded integer scalar, a MultiDiscrete for an integer vector
-    bounded element by element, otherwise a Box."""
+    bounded element by element, a Dict (in the env's key order) for a dict
+    observation, otherwise a Box."""
+    if is_dict(desc):  # an OrderedDict keeps the env's key order (a dict is sorted)
+        return spaces.Dict(OrderedDict((key["name"], to_space(key)) for key in desc["keys"]))
     dtype = np.dtype(desc["dtype"])
     if is_discrete(desc):
         low, high = int(desc["low"][0]), int(desc["high"][0])
@@ -65,8 +75,11 @@ def to_space(desc: ArrayDesc) -> spaces.Space:
     return spaces.Box(low=low, high=high, shape=tuple(desc["shape"]), dtype=dtype)
 
 
-def to_dm_spec(desc: ArrayDesc) -> dm_specs.Array:
-    """A DiscreteArray, BoundedArray or Array matching the same description."""
+def to_dm_spec(desc: ArrayDesc) -> Any:
+    """A DiscreteArray, BoundedArray or Array matching the same description; for a
+    dict observation, a dict of those in the env's key order."""
+    if is_dict(desc):
+        return {key["name"]: to_dm_spec(key) for key in desc["keys"]}
     dtype = np.dtype(desc["dtype"])
     name = desc["name"]
     if is_discrete(desc) and desc["low"][0] == 0:
@@ -78,3 +91,10 @@ def to_dm_spec(desc: ArrayDesc) -> dm_specs.Array:
         high = high.flat[0] if high.size and (high == high.flat[0]).all() else high
         return dm_specs.BoundedArray(tuple(desc["shape"]), dtype, low, high, name=name)
     return dm_specs.Array(tuple(desc["shape"]), dtype, name=name)
+
+
+def batch(space: spaces.Space, n: int) -> spaces.Space:
+    """gymnasium's batch_space, keeping a Dict's key order (batch_space sorts it)."""
+    if isinstance(space, spaces.Dict):
+        return spaces.Dict(OrderedDict((key, batch(sub, n)) for key, sub in space.items()))
+    return batch_space(space, n)

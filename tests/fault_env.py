@@ -20,6 +20,7 @@ from envpool import build_paths
 REPO = Path(__file__).resolve().parents[1]
 SOURCES = REPO / "cpp" / "tests"
 TASK_ID = "Fault-v0"
+DICT_TASK_ID = "FaultDict-v0"  # the same env with a dict observation
 MODULE = "envpool_fault_env"
 
 
@@ -71,6 +72,7 @@ def prelude(module_dir: Path) -> str:
         f"import sys; sys.path.insert(0, {str(module_dir)!r})\n"
         "import envpool\n"
         f"envpool.register({TASK_ID!r}, '{MODULE}:FaultEnv')\n"
+        f"envpool.register({DICT_TASK_ID!r}, '{MODULE}:FaultDictEnv')\n"
     )
 
 
@@ -81,3 +83,5 @@ def register(module_dir: Path) -> None:
     importlib.import_module(MODULE)
     if TASK_ID not in envpool.list_all_envs():
         envpool.register(TASK_ID, f"{MODULE}:FaultEnv")
+    if DICT_TASK_ID not in envpool.list_all_envs():
+        envpool.register(DICT_TASK_ID, f"{MODULE}:FaultDictEnv")

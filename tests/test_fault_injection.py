@@ -1,7 +1,8 @@
 """Faults injected from inside C++ envs (the test-only env in cpp/tests/fault_env.h):
 exceptions from step and reset, NaN output and random delays. A failing env
 raises EnvError naming it from the call that returns its batch; the other envs
-carry on as if nothing happened, and the pool stays usable."""
+carry on as if nothing happened, and the pool stays usable. FaultDict-v0, the same
+env with a dict observation, goes through the same faults."""
 
 from __future__ import annotations
 
@@ -19,10 +20,10 @@ ONES = np.ones(N, dtype=np.int64)
 def make_fault(fault_env_dir):
     pools = []
 
-    def make(**kwargs):
+    def make(task="Fault-v0", **kwargs):
         kwargs.setdefault("num_envs", N)
         kwargs.setdefault("env_type", "gymnasium")
-        pool = envpool.make("Fault-v0", **kwargs)
+        pool = envpool.make(task, **kwargs)
         pools.append(pool)
         return pool
 
@@ -169,3 +170,102 @@ def test_random_delays_never_change_trajectories(make_fault, batch_size):
     fast = trajectories()
     assert all(len(rows) == 4 for rows in slow.values())
     assert slow == fast
+
+
+def as_plain(obs: dict) -> np.ndarray:
+    """FaultDict-v0's observation as Fault-v0's (the same four numbers)."""
+    return np.column_stack(
+        [obs["draw"], obs["counts"].astype(np.float64), obs["value"].astype(np.float64)]
+    )
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_dict_observation_env_through_faults_and_autoresets(make_fault, mode):
+    """The env with a dict observation gives, key by key, the numbers of the plain
+    one, through a failing env, NaN output and autoresets (final_obs a dict too)."""
+    options = dict(
+        seed=5,
+        autoreset_mode=mode,
+        episode_length=3,
+        throw_at_step=[-1, 2, -1, -1],
+        nan_at_step=[-1, -1, 1, -1],
+    )
+    plain = make_fault(**options)
+    dicts = make_fault(task="FaultDict-v0", **options)
+    assert list(dicts.single_observation_space.keys()) == ["draw", "counts", "value"]
+    assert list(dicts.observation_space.keys()) == ["draw", "counts", "value"]
+    want_obs, _ = plain.reset()
+    obs, _ = dicts.reset()
+    np.testing.assert_array_equal(as_plain(obs), want_obs)
+    failures = ended = 0
+    for step in range(10):
+        actions = np.full(N, step % 4, dtype=np.int64)
+        try:
+            want = call_with_timeout(lambda a=actions: plain.step(a))
+        except envpool.EnvError as err:
+            with pytest.raises(envpool.EnvError) as dict_err:
+                call_with_timeout(lambda a=actions: dicts.step(a))
+            assert dict_err.value.env_id == err.env_id == 1
+            failures += 1
+            continue
+        obs, reward, terminated, _, info = call_with_timeout(lambda a=actions: dicts.step(a))
+        assert {k: v.shape for k, v in obs.items()} == {
+            "draw": (N,),
+            "counts": (N, 2),
+            "value": (N, 1),
+        }
+        assert obs["counts"].dtype == np.int32 and obs["value"].dtype == np.float32
+        np.testing.assert_array_equal(as_plain(obs), want[0])
+        np.testing.assert_array_equal(reward, want[1])
+        np.testing.assert_array_equal(terminated, want[2])
+        if mode == "same_step":
+            final, mask = info["final_obs"], info["_final_obs"]
+            assert isinstance(final, dict)
+            np.testing.assert_array_equal(mask, want[4]["_final_obs"])
+            ended += int(mask.sum())
+            np.testing.assert_array_equal(as_plain(final)[mask], want[4]["final_obs"][mask])
+    assert failures >= 2
+    assert mode == "next_step" or ended >= 4
+
+
+def test_dict_observation_env_in_async_batches(make_fault):
+    """Random delays and async batches: each env's dict observations follow the same
+    trajectory as the plain env's."""
+
+    def trajectories(task, **kwargs):
+        env = make_fault(task=task, num_envs=8, batch_size=3, num_threads=2, seed=3, **kwargs)
+        per_env: dict[int, list] = {i: [] for i in range(8)}
+        env.async_reset()
+        for _ in range(30):
+            obs, reward, _, _, info = call_with_timeout(env.recv)
+            rows = as_plain(obs) if isinstance(obs, dict) else obs
+            for row, env_id in enumerate(info["env_id"]):
+                per_env[int(env_id)].append((*rows[row], reward[row]))
+            ids = info["env_id"]
+            env.send((ids % 4).astype(np.int64), env_id=ids)
+        return {i: rows[:4] for i, rows in per_env.items()}
+
+    dicts = trajectories("FaultDict-v0", max_sleep_us=1000)
+    assert all(len(rows) == 4 for rows in dicts.values())
+    assert dicts == trajectories("Fault-v0")
+
+
+def test_dict_observation_in_the_dm_front_end_and_masked_reset(make_fault):
+    env = make_fault(task="FaultDict-v0", env_type="dm", throw_at_step=[2, -1, -1, -1])
+    assert list(env.observation_spec()) == ["draw", "counts", "value", "env_id", "elapsed_step"]
+    ts = env.reset()
+    env.step(ONES)
+    with pytest.raises(envpool.EnvError):
+        env.step(ONES)
+    ts = env.step(ONES)
+    assert ts.observation.counts.shape == (N, 2) and ts.observation.value.shape == (N, 1)
+    assert ts.observation.counts[0, 0] == 0 and ts.step_type[0] == 0  # restarted
+    np.testing.assert_array_equal(ts.observation.counts[1:, 0], 3)
+
+    gym_env = make_fault(task="FaultDict-v0", seed=1)
+    obs, _ = gym_env.reset()
+    gym_env.step(ONES)
+    obs, info = gym_env.reset(options={"reset_mask": np.array([True, False, True, False])})
+    # Reset envs start over; the others keep the observation of their last step.
+    np.testing.assert_array_equal(obs["counts"][:, 0], [0, 1, 0, 1])
+    assert gym_env.observation_space.contains({k: v.copy() for k, v in obs.items()})

@@ -1,4 +1,5 @@
-"""Stateful fuzzing: random sequences of valid and invalid calls on CartPole and Pong pools.
+"""Stateful fuzzing: random sequences of valid and invalid calls on CartPole and Pong
+pools, and on a pool of the test-only env with a dict observation (FaultDict-v0).
 
 Invariants: no crash or hang; every invalid call raises one of the documented
 exceptions and changes nothing; every valid call returns a well-formed batch
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+import gymnasium as gym
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
@@ -23,6 +25,13 @@ MAX_STEPS = 25  # a short time limit, so that truncation and autoreset happen
 REJECTED = (ValueError, TypeError, IndexError, CallOrderError)
 
 
+def batch_shapes(obs: object) -> object:
+    """The observation's batch shape, or {key: shape} for a dict observation."""
+    if isinstance(obs, dict):
+        return {key: value.shape for key, value in obs.items()}
+    return obs.shape  # type: ignore[attr-defined]
+
+
 class PoolMachine(RuleBasedStateMachine):
     TASK = "CartPole-v1"
 
@@ -33,6 +42,12 @@ class PoolMachine(RuleBasedStateMachine):
         self.batch_size = 0
         self.in_flight: set[int] = set()  # async: sent, not yet received
         self.elapsed: dict[int, int] = {}
+
+    def rows_shape(self, n: int) -> object:
+        """What batch_shapes() of n rows must be."""
+        if isinstance(self.obs_shape, dict):
+            return {key: (n, *shape) for key, shape in self.obs_shape.items()}
+        return (n, *self.obs_shape)
 
     def teardown(self) -> None:
         if self.env is not None:
@@ -58,7 +73,11 @@ class PoolMachine(RuleBasedStateMachine):
             autoreset_mode=mode,
         )
         self.num_envs, self.batch_size = num_envs, batch_size
-        self.obs_shape = self.env.single_observation_space.shape
+        space = self.env.single_observation_space
+        if isinstance(space, gym.spaces.Dict):
+            self.obs_shape = {key: sub.shape for key, sub in space.items()}
+        else:
+            self.obs_shape = space.shape
         self.in_flight = set()
         self.elapsed = {}
 
@@ -89,7 +108,7 @@ class PoolMachine(RuleBasedStateMachine):
     @rule(seed=st.one_of(st.none(), st.integers(0, 2**32)))
     def reset(self, seed: int | None) -> None:
         obs, info = self.env.reset(seed=seed)
-        assert obs.shape == (self.num_envs, *self.obs_shape)
+        assert batch_shapes(obs) == self.rows_shape(self.num_envs)
         np.testing.assert_array_equal(info["env_id"], np.arange(self.num_envs))
         assert (info["elapsed_step"] == 0).all()
         self.in_flight = set()
@@ -106,7 +125,7 @@ class PoolMachine(RuleBasedStateMachine):
                 self.env.reset(options={"reset_mask": mask})
             return
         obs, info = self.env.reset(options={"reset_mask": mask})
-        assert obs.shape == (self.num_envs, *self.obs_shape)
+        assert batch_shapes(obs) == self.rows_shape(self.num_envs)
         # As gymnasium's vector envs do: info rows only for the envs reset, marked by "_key".
         np.testing.assert_array_equal(info["_elapsed_step"], mask)
         np.testing.assert_array_equal(info["env_id"][mask], np.flatnonzero(mask))
@@ -138,7 +157,7 @@ class PoolMachine(RuleBasedStateMachine):
             dtype=dtype,
         )
         obs, reward, terminated, truncated, info = self.env.step(actions, env_id=np.array(ids))
-        assert obs.shape == (len(ids), *self.obs_shape)
+        assert batch_shapes(obs) == self.rows_shape(len(ids))
         np.testing.assert_array_equal(info["env_id"], ids)
         self._check_rows(info, reward, terminated, truncated)
 
@@ -163,7 +182,7 @@ class PoolMachine(RuleBasedStateMachine):
         ids = info["env_id"].tolist()
         assert len(ids) == self.batch_size == len(set(ids))
         assert set(ids) <= self.in_flight
-        assert obs.shape == (self.batch_size, *self.obs_shape)
+        assert batch_shapes(obs) == self.rows_shape(self.batch_size)
         self.in_flight -= set(ids)
         self._check_rows(info, reward, terminated, truncated)
 
@@ -268,3 +287,20 @@ class AtariPoolMachine(PoolMachine):
 # Each Pong env loads its ROM (tens of ms), so the default profile is shorter.
 AtariPoolMachine.TestCase.settings = _profile(8, 20)
 TestAtariPoolMachine = AtariPoolMachine.TestCase
+
+
+class DictObsPoolMachine(PoolMachine):
+    """The same calls on an env whose observation is a dict of three arrays of
+    different dtypes (tests/fault_env.py builds it)."""
+
+    TASK = "FaultDict-v0"
+
+    def __init__(self) -> None:
+        import fault_env
+
+        fault_env.register(fault_env.build())
+        super().__init__()
+
+
+DictObsPoolMachine.TestCase.settings = _profile(30, 30)
+TestDictObsPoolMachine = DictObsPoolMachine.TestCase

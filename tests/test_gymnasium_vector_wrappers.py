@@ -41,7 +41,6 @@ COVERED: dict[str, str] = {}
 """Wrapper name -> the test that runs it over envpool pools (filled by ``covers``)."""
 
 NOT_APPLICABLE = {
-    "FilterObservation": "needs Dict or Tuple observations; no envpool task has them yet",
     "JaxToNumpy": "needs jax, which is not installed",
     "JaxToTorch": "needs jax, which is not installed",
 }
@@ -761,6 +760,18 @@ def test_partial_reset_mask_given_as_a_torch_tensor():
 # ---- every wrapper accounted for
 
 
+@covers("FilterObservation")
+def test_filter_observation_over_a_dict_observation_pool(fault_env_dir: Any) -> None:
+    with closing(envpool.make("FaultDict-v0", num_envs=3, seed=0)) as env:
+        wrapped = vw.FilterObservation(env, filter_keys=["counts", "value"])
+        assert set(wrapped.single_observation_space.keys()) == {"counts", "value"}
+        obs, _ = wrapped.reset(seed=0)
+        assert set(obs) == {"counts", "value"}
+        assert wrapped.observation_space.contains({k: v.copy() for k, v in obs.items()})
+        obs, *_ = wrapped.step(np.ones(3, dtype=np.int64))
+        np.testing.assert_array_equal(obs["counts"], [[1, 1]] * 3)
+
+
 def test_every_vector_wrapper_is_covered_or_not_applicable():
     names = set(vw.__all__)
     assert not set(COVERED) & set(NOT_APPLICABLE)
@@ -771,4 +782,4 @@ def test_every_vector_wrapper_is_covered_or_not_applicable():
     assert importlib.util.find_spec("jax") is None, "jax is installed: test the Jax wrappers"
     for task_id in envpool.list_all_envs():
         space = envpool.make_spec(task_id).observation_space
-        assert not isinstance(space, (spaces.Dict, spaces.Tuple)), task_id
+        assert not isinstance(space, spaces.Tuple), task_id

@@ -8,7 +8,10 @@
 //   max_sleep_us      sleep a random time below this in every Reset and Step
 // The obs is [first random draw of the episode, step in episode, sum of
 // actions, value], where value is 0.5 * step (NaN at nan_at_step), so a test
-// can recompute every row.
+// can recompute every row. FaultDictEnv is the same env with a dict
+// observation of the same numbers: "draw" (float64), "counts" ([step, sum],
+// int32) and "value" (float32, shape (1,)), keys of different types and
+// sizes, so that their packing shows.
 #ifndef ENVPOOL_TESTS_FAULT_ENV_H_
 #define ENVPOOL_TESTS_FAULT_ENV_H_
 
@@ -24,7 +27,8 @@
 
 namespace envpool::testing {
 
-class FaultEnv {
+template <bool kDictObs>
+class FaultEnvT {
  public:
   using Action = std::int64_t;
 
@@ -38,10 +42,17 @@ class FaultEnv {
   }
 
   static EnvSpec Spec(const Config&) {
+    if constexpr (kDictObs) {
+      return {MakeDict("obs", {MakeArray<double>("draw", {}),
+                               MakeArray<std::int32_t>("counts", {2}),
+                               MakeArray<float>("value", {1})}),
+              MakeDiscrete("action", 4),
+              {}};
+    }
     return {MakeArray<double>("obs", {4}), MakeDiscrete("action", 4), {}};
   }
 
-  explicit FaultEnv(const Config& config)
+  explicit FaultEnvT(const Config& config)
       : episode_length_(config.Get<std::int64_t>("episode_length")),
         throw_at_step_(config.Get<std::int64_t>("throw_at_step")),
         throw_on_reset_(config.Get<std::int64_t>("throw_on_reset")),
@@ -91,12 +102,22 @@ class FaultEnv {
   }
 
   void Write(Output& out) const {
-    auto obs = out.Obs<double>();
-    obs[0] = draw_;
-    obs[1] = static_cast<double>(steps_);
-    obs[2] = static_cast<double>(sum_);
-    obs[3] = steps_ == nan_at_step_ ? std::numeric_limits<double>::quiet_NaN()
-                                    : 0.5 * static_cast<double>(steps_);
+    const double value = steps_ == nan_at_step_
+                             ? std::numeric_limits<double>::quiet_NaN()
+                             : 0.5 * static_cast<double>(steps_);
+    if constexpr (kDictObs) {
+      out.Obs<double>(0)[0] = draw_;
+      auto counts = out.Obs<std::int32_t>(1);
+      counts[0] = static_cast<std::int32_t>(steps_);
+      counts[1] = static_cast<std::int32_t>(sum_);
+      out.Obs<float>(2)[0] = static_cast<float>(value);
+    } else {
+      auto obs = out.Obs<double>();
+      obs[0] = draw_;
+      obs[1] = static_cast<double>(steps_);
+      obs[2] = static_cast<double>(sum_);
+      obs[3] = value;
+    }
   }
 
   std::int64_t episode_length_;
@@ -111,6 +132,9 @@ class FaultEnv {
   std::int64_t sum_ = 0;
   Rng sleep_rng_{std::hash<std::thread::id>{}(std::this_thread::get_id())};
 };
+
+using FaultEnv = FaultEnvT<false>;
+using FaultDictEnv = FaultEnvT<true>;
 
 }  // namespace envpool::testing
 

@@ -5,10 +5,12 @@
 #include <cstdlib>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "counting_env.h"
 #include "envpool/core/env_pool.h"
+#include "fault_env.h"
 
 namespace envpool::testing {
 namespace {
@@ -323,6 +325,76 @@ void TestManyPoolsAndCloseWithWorkInFlight() {
   }
 }
 
+template <typename Exception, typename Fn>
+bool Throws(Fn&& fn) {
+  try {
+    fn();
+  } catch (const Exception&) {
+    return true;
+  }
+  return false;
+}
+
+// A dict observation packs its keys in one row, 8-byte aligned; writing it
+// the wrong way throws; same_step's final observation copies every key.
+void TestDictObservations() {
+  const EnvSpec spec = FaultDictEnv::Spec(FaultDictEnv::DefaultConfig());
+  CHECK(spec.obs.IsDict() && spec.obs.keys.size() == 3);
+  CHECK(spec.obs.keys[0].offset == 0 && spec.obs.keys[1].offset == 8 &&
+        spec.obs.keys[2].offset == 16 && spec.obs.NumBytes() == 24);
+  CHECK(Throws<std::invalid_argument>([] {
+    MakeDict("obs", {MakeArray<float>("a", {}), MakeArray<float>("a", {2})});
+  }));
+  CHECK(Throws<std::invalid_argument>([] {
+    MakeDict("obs", {MakeDict("inner", {MakeArray<float>("a", {})})});
+  }));
+  CHECK(Throws<std::invalid_argument>([] { MakeDict("obs", {}); }));
+
+  BatchLayout layout(spec, 2, false);
+  BatchBuffer buffer(layout);
+  Output out(&buffer, 1);
+  CHECK(Throws<std::logic_error>([&] { out.Obs<std::uint8_t>(); }));
+  CHECK(Throws<std::out_of_range>([&] { out.Obs<double>(3); }));
+  CHECK(Throws<std::logic_error>([&] { out.Obs<float>(0); }));  // a float64
+  BatchLayout plain_layout(FaultEnv::Spec(FaultEnv::DefaultConfig()), 1, false);
+  BatchBuffer plain_buffer(plain_layout);
+  Output plain(&plain_buffer, 0);
+  CHECK(Throws<std::logic_error>([&] { plain.Obs<double>(0); }));
+
+  using DictPool = EnvPool<FaultDictEnv>;
+  PoolOptions options = Options(3, 0, 2, AutoresetMode::kSameStep);
+  Config config = FaultDictEnv::DefaultConfig();
+  config.Set("episode_length", std::int64_t{2});
+  DictPool pool({config}, options);
+  const auto ids = AllIds(3);
+  pool.Reset(ids, {});
+  for (int t = 1; t <= 2; ++t) {
+    for (int id : ids) {
+      *pool.action_row(id) = id;
+    }
+    pool.Send(ids);
+    Batch batch = pool.Recv();
+    const BatchLayout& l = *batch.buffer->layout;
+    for (std::size_t row = 0; row < 3; ++row) {
+      const std::byte* obs = batch.buffer->Row(kObsField, row);
+      const auto* counts = reinterpret_cast<const std::int32_t*>(obs + 8);
+      const auto* value = reinterpret_cast<const float*>(obs + 16);
+      const int id = batch.buffer->At<std::int32_t>(kEnvIdField, row);
+      if (t == 2) {  // ended and reset in the same step
+        CHECK(batch.buffer->At<bool>(l.final_mask(), row));
+        const std::byte* last = batch.buffer->Row(l.final_obs(), row);
+        const auto* last_counts =
+            reinterpret_cast<const std::int32_t*>(last + 8);
+        CHECK(last_counts[0] == 2 && last_counts[1] == 2 * id);
+        CHECK(*reinterpret_cast<const float*>(last + 16) == 1.0F);
+        CHECK(counts[0] == 0 && counts[1] == 0 && *value == 0.0F);
+      } else {
+        CHECK(counts[0] == 1 && counts[1] == id && *value == 0.5F);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace envpool::testing
 
@@ -337,6 +409,7 @@ int main() {
   TestHammer();
   TestSoloRoundsMatchSharedRounds();
   TestManyPoolsAndCloseWithWorkInFlight();
+  TestDictObservations();
   std::puts("pool_stress_test: all checks passed");
   return 0;
 }

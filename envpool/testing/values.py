@@ -45,8 +45,18 @@ def tree_equal(a: Any, b: Any) -> bool:
 
 
 def rows(batch_space: spaces.Space, batch: Any) -> list[Any]:
-    """One item per env of a batched value."""
-    return list(iterate(batch_space, batch))
+    """One item per env of a batched value. gymnasium's iterate gives a numpy
+    scalar for a row of a shape-() Box (a dict observation's scalar key, say);
+    it is a 0-d array here, as an env's own single observation would be."""
+    return [_as_arrays(item) for item in iterate(batch_space, batch)]
+
+
+def _as_arrays(item: Any) -> Any:
+    if isinstance(item, np.generic):
+        return np.asarray(item)
+    if isinstance(item, dict):
+        return {key: _as_arrays(value) for key, value in item.items()}
+    return item
 
 
 def space_mismatch(space: spaces.Space, value: Any, what: str) -> str | None:

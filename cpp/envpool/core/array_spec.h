@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,12 @@ struct ArraySpec {
   // per element (row-major).
   std::vector<double> low;
   std::vector<double> high;
+  // A dict observation (MakeDict): the named arrays packed in one row of
+  // bytes, each at its `offset`. Empty for a plain array.
+  std::vector<ArraySpec> keys{};
+  std::size_t offset = 0;  // of a key, in bytes from the start of the row
+
+  [[nodiscard]] bool IsDict() const { return !keys.empty(); }
 
   std::size_t NumElements() const {
     std::size_t n = 1;
@@ -55,6 +62,43 @@ ArraySpec MakeDiscrete(std::string name, std::int64_t n,
                    {},
                    {static_cast<double>(start)},
                    {static_cast<double>(start + n - 1)}};
+}
+
+// A dict observation of the named arrays `keys`, in that order (the order
+// the front ends show them in). One env's arrays sit side by side in one row
+// of bytes, each key 8-byte aligned; an env writes key i with
+// out.Obs<T>(i).
+inline ArraySpec MakeDict(std::string name, std::vector<ArraySpec> keys) {
+  if (keys.empty()) {
+    throw std::invalid_argument("MakeDict(\"" + name +
+                                "\"): a dict observation needs a key");
+  }
+  std::size_t bytes = 0;
+  for (ArraySpec& key : keys) {
+    for (const ArraySpec& other : keys) {
+      if (&other != &key && other.name == key.name) {
+        throw std::invalid_argument("MakeDict(\"" + name + "\"): key '" +
+                                    key.name + "' appears twice");
+      }
+    }
+    if (key.IsDict()) {
+      throw std::invalid_argument("MakeDict(\"" + name + "\"): key '" +
+                                  key.name + "' is a dict; nest no dicts");
+    }
+    bytes = (bytes + 7) / 8 * 8;
+    key.offset = bytes;
+    bytes += key.NumBytes();
+  }
+  // Rows follow each other in a batch: a multiple of 8 keeps every row's
+  // keys aligned.
+  bytes = (bytes + 7) / 8 * 8;
+  ArraySpec dict{std::move(name),
+                 DType::kUInt8,
+                 {static_cast<std::int64_t>(bytes)},
+                 {},
+                 {}};
+  dict.keys = std::move(keys);
+  return dict;
 }
 
 // What an environment exchanges with the engine. `info` arrays are returned

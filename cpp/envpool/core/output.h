@@ -41,8 +41,32 @@ class Output {
   // This env's observation array, typed as the env's spec says.
   template <ArrayElement T>
   std::span<T> Obs() {
+    if (Buffer()->layout->field(kObsField).spec.IsDict()) [[unlikely]] {
+      DictWrittenWhole();
+    }
     written_ |= 1;
     return Field<T>(kObsField);
+  }
+
+  // Key `key` of a dict observation (MakeDict), typed as its spec says. The
+  // first key written zeroes the others, so a key an env leaves out reads 0.
+  template <ArrayElement T>
+  std::span<T> Obs(std::size_t key) {
+    BatchBuffer* buffer = Buffer();
+    const FieldLayout& f = buffer->layout->field(kObsField);
+    if (key >= f.spec.keys.size()) [[unlikely]] {
+      NoSuchKey(f.spec, key);
+    }
+    const ArraySpec& spec = f.spec.keys[key];
+    if (spec.dtype != kDTypeOf<T>) [[unlikely]] {
+      WrongDType(spec, DTypeTraits<T>::kName);
+    }
+    std::byte* row = buffer->data + f.offset + row_ * f.row_bytes;
+    if ((written_ & 1) == 0) {
+      std::memset(row, 0, f.row_bytes);
+      written_ |= 1;
+    }
+    return {reinterpret_cast<T*>(row + spec.offset), spec.NumElements()};
   }
 
   // The info array at `index` in the env's spec.info.
@@ -104,6 +128,25 @@ class Output {
     }
     return {reinterpret_cast<T*>(buffer->data + f.offset + row_ * f.row_bytes),
             f.num_elements};
+  }
+
+  [[noreturn, gnu::cold, gnu::noinline]] static void DictWrittenWhole() {
+    throw std::logic_error(
+        "the env's observation is a dict (MakeDict): write each key with "
+        "out.Obs<T>(key index), not out.Obs<T>()");
+  }
+
+  [[noreturn, gnu::cold, gnu::noinline]] static void NoSuchKey(
+      const ArraySpec& spec, std::size_t key) {
+    if (!spec.IsDict()) {
+      throw std::logic_error(
+          "out.Obs<T>(" + std::to_string(key) +
+          ") names a key, but the env's observation is one array: write it "
+          "with out.Obs<T>()");
+    }
+    throw std::out_of_range("observation key index " + std::to_string(key) +
+                            " is past the " + std::to_string(spec.keys.size()) +
+                            " keys of the env's dict observation");
   }
 
   [[noreturn, gnu::cold, gnu::noinline]] static void WrongDType(

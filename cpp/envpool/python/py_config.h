@@ -161,6 +161,13 @@ inline py::dict ToPython(const ArraySpec& spec) {
   out["shape"] = py::tuple(py::cast(spec.shape));
   out["low"] = py::cast(spec.low);
   out["high"] = py::cast(spec.high);
+  if (spec.IsDict()) {
+    py::list keys;
+    for (const ArraySpec& key : spec.keys) {
+      keys.append(ToPython(key));
+    }
+    out["keys"] = keys;
+  }
   return out;
 }
 

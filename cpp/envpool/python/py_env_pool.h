@@ -163,6 +163,7 @@ class PyEnvPool {
       all_ids_[i] = i;
     }
     obs_row_bytes_ = layout.field(kObsField).row_bytes;
+    obs_spec_ = layout.field(kObsField).spec;
     latest_obs_.resize(obs_row_bytes_ * static_cast<std::size_t>(num_envs));
   }
 
@@ -290,7 +291,7 @@ class PyEnvPool {
 
   // A copy of the last observation returned for each env in env_ids (all
   // when None): the arrays handed to Python may have been written to since.
-  py::array LatestObs(const py::object& env_ids) {
+  py::object LatestObs(const py::object& env_ids) {
     CheckProcess();
     std::vector<std::int32_t> ids = ParseIds(env_ids);
     std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(ids.size())};
@@ -303,6 +304,37 @@ class PyEnvPool {
                   latest_obs_.data() +
                       static_cast<std::size_t>(ids[row]) * obs_row_bytes_,
                   obs_row_bytes_);
+    }
+    if (obs_spec_.IsDict()) {
+      // Views into the packed copy, which each key's array keeps alive.
+      return DictViews(static_cast<const std::byte*>(out.data()),
+                       static_cast<py::ssize_t>(ids.size()), out);
+    }
+    return std::move(out);
+  }
+
+  // The arrays of a dict observation whose rows are packed at `rows` (one
+  // row of obs_row_bytes_ per env): strided views that keep `owner` alive,
+  // in the spec's key order.
+  py::dict DictViews(const std::byte* rows, py::ssize_t n,
+                     const py::handle& owner) const {
+    py::dict out;
+    for (const ArraySpec& key : obs_spec_.keys) {
+      const auto item = static_cast<py::ssize_t>(DTypeSize(key.dtype));
+      std::vector<py::ssize_t> shape{n};
+      std::vector<py::ssize_t> strides{
+          static_cast<py::ssize_t>(obs_row_bytes_)};
+      shape.insert(shape.end(), key.shape.begin(), key.shape.end());
+      std::vector<py::ssize_t> inner(key.shape.size());
+      py::ssize_t stride = item;
+      for (std::size_t d = key.shape.size(); d-- > 0;) {
+        inner[d] = stride;
+        stride *= static_cast<py::ssize_t>(key.shape[d]);
+      }
+      strides.insert(strides.end(), inner.begin(), inner.end());
+      out[py::str(key.name)] = py::array(
+          py::dtype(std::string(DTypeName(key.dtype))), shape, strides,
+          static_cast<const void*>(rows + key.offset), owner);
     }
     return out;
   }
@@ -501,6 +533,14 @@ class PyEnvPool {
       return py::array(dtypes_[field], shape,
                        static_cast<const void*>(raw->Row(field, 0)), owner);
     };
+    // The observation (or final observation) field: an array, or a dict of
+    // arrays for a dict observation.
+    auto observation = [&](std::size_t field) -> py::object {
+      if (obs_spec_.IsDict()) {
+        return DictViews(raw->Row(field, 0), n, owner);
+      }
+      return array(field);
+    };
     py::dict info;
     info[names_[kEnvIdField]] = array(kEnvIdField);
     info[names_[kElapsedStepField]] = array(kElapsedStepField);
@@ -509,7 +549,7 @@ class PyEnvPool {
     }
     if (with_final_ && with_final) {
       py::object mask = array(final_mask_);
-      info["final_obs"] = array(final_obs_);
+      info["final_obs"] = observation(final_obs_);
       info["_final_obs"] = mask;
       py::dict final_info;
       final_info["elapsed_step"] = array(final_obs_ + 1);
@@ -521,7 +561,7 @@ class PyEnvPool {
       info["final_info"] = final_info;
       info["_final_info"] = mask;
     }
-    return py::make_tuple(array(kObsField), array(kRewardField),
+    return py::make_tuple(observation(kObsField), array(kRewardField),
                           array(kTerminatedField), array(kTruncatedField),
                           info);
   }
@@ -538,6 +578,7 @@ class PyEnvPool {
   std::vector<std::vector<py::ssize_t>> shapes_;
   std::vector<std::int32_t> all_ids_;
   std::size_t obs_row_bytes_ = 0;
+  ArraySpec obs_spec_;                 // with keys for a dict observation
   std::vector<std::byte> latest_obs_;  // the last observation of each env
 };
 

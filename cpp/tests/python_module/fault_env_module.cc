@@ -7,4 +7,6 @@
 
 PYBIND11_MODULE(envpool_fault_env, m) {
   envpool::python::RegisterEnv<envpool::testing::FaultEnv>(m, "FaultEnv");
+  envpool::python::RegisterEnv<envpool::testing::FaultDictEnv>(m,
+                                                               "FaultDictEnv");
 }
