@@ -92,15 +92,21 @@ class OriginalSpec:
 
     @property
     def state_array_spec(self) -> dict[str, ArraySpec]:
-        """The original's per-env arrays: "obs", "info:env_id", "info:<name>", ..."""
+        """The original's per-env arrays: "obs" (or "obs:<key>" for each key of a dict
+        observation), "info:env_id", "info:<name>", ..."""
         obs = self._spec.observation_spec
+        # A dict observation's keys appear as "obs:<key>", as the original names them.
+        named = {f"obs:{k}": v for k, v in obs.items()} if isinstance(obs, dict) else {"obs": obs}
         arrays = {
-            "obs": ArraySpec(
-                obs.dtype,
-                list(obs.shape),
-                getattr(obs, "minimum", None),
-                getattr(obs, "maximum", None),
-            ),
+            **{
+                name: ArraySpec(
+                    spec.dtype,
+                    list(spec.shape),
+                    getattr(spec, "minimum", None),
+                    getattr(spec, "maximum", None),
+                )
+                for name, spec in named.items()
+            },
             "info:env_id": ArraySpec(np.dtype(np.int32), [], 0, self._spec.config.num_envs - 1),
             "info:players.env_id": ArraySpec(np.dtype(np.int32), [-1], 0, None),
             "elapsed_step": ArraySpec(np.dtype(np.int32), [], 0, None),
@@ -128,7 +134,8 @@ class OriginalSpec:
             name: dm_env.specs.Array(shape, dtype, name=name)
             for name, (dtype, shape) in self._spec.info.items()
         }
-        return Config(obs=self._spec.observation_spec, **specs)
+        obs = self._spec.observation_spec
+        return Config(**(obs if isinstance(obs, dict) else {"obs": obs}), **specs)
 
     def action_spec(self) -> dm_env.specs.Array:
         return self._spec.action_spec

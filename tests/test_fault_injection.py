@@ -269,3 +269,15 @@ def test_dict_observation_in_the_dm_front_end_and_masked_reset(make_fault):
     # Reset envs start over; the others keep the observation of their last step.
     np.testing.assert_array_equal(obs["counts"][:, 0], [0, 1, 0, 1])
     assert gym_env.observation_space.contains({k: v.copy() for k, v in obs.items()})
+
+
+def test_dict_observation_in_the_original_api_spec(make_fault):
+    env = make_fault(task="FaultDict-v0", original_api=True)
+    assert [k for k in env.spec.state_array_spec if k.startswith("obs")] == [
+        "obs:draw",
+        "obs:counts",
+        "obs:value",
+    ]
+    assert list(env.spec.observation_spec()) == ["draw", "counts", "value"]
+    obs, _ = env.reset()
+    assert obs["counts"].shape == (N, 2)
