@@ -354,6 +354,7 @@ void TestDictObservations() {
   BatchBuffer buffer(layout);
   Output out(&buffer, 1);
   CHECK(Throws<std::logic_error>([&] { out.Obs<std::uint8_t>(); }));
+  CHECK(Throws<std::logic_error>([&] { out.Obs<double>(); }));
   CHECK(Throws<std::out_of_range>([&] { out.Obs<double>(3); }));
   CHECK(Throws<std::logic_error>([&] { out.Obs<float>(0); }));  // a float64
   BatchLayout plain_layout(FaultEnv::Spec(FaultEnv::DefaultConfig()), 1, false);

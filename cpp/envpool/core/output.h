@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "envpool/core/batch.h"
 #include "envpool/core/dtype.h"
@@ -41,8 +42,12 @@ class Output {
   // This env's observation array, typed as the env's spec says.
   template <ArrayElement T>
   std::span<T> Obs() {
-    if (Buffer()->layout->field(kObsField).spec.IsDict()) [[unlikely]] {
-      DictWrittenWhole();
+    // A dict's packed row is uint8 bytes: any other T fails Field's dtype
+    // check (which then names the dict), so only uint8 needs a look here.
+    if constexpr (std::is_same_v<T, std::uint8_t>) {
+      if (Buffer()->layout->field(kObsField).spec.IsDict()) [[unlikely]] {
+        DictWrittenWhole();
+      }
     }
     written_ |= 1;
     return Field<T>(kObsField);
@@ -151,6 +156,9 @@ class Output {
 
   [[noreturn, gnu::cold, gnu::noinline]] static void WrongDType(
       const ArraySpec& spec, std::string_view written_as) {
+    if (spec.IsDict()) {
+      DictWrittenWhole();
+    }
     throw std::logic_error("env wrote '" + spec.name + "' as " +
                            std::string(written_as) + " but its spec says " +
                            std::string(DTypeName(spec.dtype)));
