@@ -57,6 +57,16 @@ std::vector<std::int32_t> AllIds(int n) {
 
 std::int64_t ActionFor(int env_id, int t) { return (env_id * 7 + t) % 4; }
 
+// Sets action(id) for every env in ids, sends them and receives the batch.
+template <typename P, typename ActionOf>
+Batch StepAll(P& pool, const std::vector<std::int32_t>& ids, ActionOf action) {
+  for (int id : ids) {
+    *pool.action_row(id) = action(id);
+  }
+  pool.Send(ids);
+  return pool.Recv();
+}
+
 // One env's results, as (obs[0..2], reward, terminated, truncated, elapsed).
 using Trace = std::vector<std::vector<std::int64_t>>;
 
@@ -79,11 +89,11 @@ std::map<int, Trace> RunSync(int num_threads, int steps) {
   const auto ids = AllIds(16);
   Record(pool.Reset(ids, {}), traces);
   for (int t = 0; t < steps; ++t) {
-    for (int id : ids) {
-      *pool.action_row(id) = ActionFor(id, static_cast<int>(traces[id].size()));
-    }
-    pool.Send(ids);
-    Record(pool.Recv(), traces);
+    Record(StepAll(pool, ids,
+                   [&](int id) {
+                     return ActionFor(id, static_cast<int>(traces[id].size()));
+                   }),
+           traces);
   }
   return traces;
 }
@@ -232,11 +242,7 @@ void TestSameStepKeepsFinalObservation() {
   const auto ids = AllIds(4);
   pool.Reset(ids, {});
   for (int t = 1; t <= 3; ++t) {
-    for (int id : ids) {
-      *pool.action_row(id) = 2;
-    }
-    pool.Send(ids);
-    Batch batch = pool.Recv();
+    Batch batch = StepAll(pool, ids, [](int) { return 2; });
     const BatchLayout& layout = *batch.buffer->layout;
     for (std::size_t row = 0; row < 4; ++row) {
       const bool ended = batch.buffer->At<bool>(layout.final_mask(), row);
@@ -370,11 +376,7 @@ void TestDictObservations() {
   const auto ids = AllIds(3);
   pool.Reset(ids, {});
   for (int t = 1; t <= 2; ++t) {
-    for (int id : ids) {
-      *pool.action_row(id) = id;
-    }
-    pool.Send(ids);
-    Batch batch = pool.Recv();
+    Batch batch = StepAll(pool, ids, [](int id) { return id; });
     const BatchLayout& l = *batch.buffer->layout;
     for (std::size_t row = 0; row < 3; ++row) {
       const std::byte* obs = batch.buffer->Row(kObsField, row);

@@ -160,6 +160,11 @@ class CarRacingEnv {
   static constexpr double kBorder = 8 / kScale;
   static constexpr int kBorderMinCount = 4;
   static constexpr double kGrassDim = kPlayfield / 20.0;
+  // The field polygon, drawn in the background colour under the grass.
+  static constexpr std::array<Point, 4> kField = {{{kPlayfield, kPlayfield},
+                                                   {kPlayfield, -kPlayfield},
+                                                   {-kPlayfield, -kPlayfield},
+                                                   {-kPlayfield, kPlayfield}}};
   static constexpr int kCheckpoints = 12;
 
   struct RgbD {
@@ -587,8 +592,7 @@ class CarRacingEnv {
         zoom, {kWindowW / 2 + trans.x, kWindowH / 4 + trans.y}, angle};
 
     // The field's background polygon usually hides the black fill.
-    const double b = kPlayfield;
-    std::array<Point, 4> field = {{{b, b}, {b, -b}, {-b, -b}, {-b, b}}};
+    std::array<Point, 4> field = kField;
     for (Point& p : field) {
       p = camera(p);
     }
@@ -678,9 +682,7 @@ class CarRacingEnv {
   }
 
   void DrawRoad(const car_racing::Camera& camera) {
-    const double b = kPlayfield;
-    const std::array<Point, 4> field = {{{b, b}, {b, -b}, {-b, -b}, {-b, b}}};
-    DrawColoredPolygon(field, ToColor(bg_color_), camera, false);
+    DrawColoredPolygon(kField, ToColor(bg_color_), camera, false);
     const Color grass = ToColor(grass_color_);
     for (int x = -20; x < 20; x += 2) {
       for (int y = -20; y < 20; y += 2) {

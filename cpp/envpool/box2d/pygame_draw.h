@@ -123,7 +123,7 @@ inline void GlibcQsortInts(std::vector<int>& values, std::size_t n,
 class Canvas {
  public:
   // The pixels are followed by kSlackBytes that belong to no pixel, so that
-  // SmoothScale may read and write a few bytes past a row's last pixel.
+  // SmoothScale's row pass may read a few bytes past a row's last pixel.
   static constexpr std::size_t kSlackBytes = 16;
 
   Canvas(int width, int height)
@@ -1521,7 +1521,7 @@ inline void SmoothScale(const Canvas& src, Canvas& dst,
                              MutablePlane{out.data(), dst_row, 3}, sw, sh, dh);
     return;
   }
-  std::vector<std::uint8_t> temp(dst_row * sh + Canvas::kSlackBytes);
+  std::vector<std::uint8_t> temp(dst_row * sh);
   pygame_detail::ScaleAxis(Plane{in, 3, src_row, src_rows},
                            MutablePlane{temp.data(), 3, dst_row}, sh, sw, dw);
   pygame_detail::ScaleAxis(Plane{temp.data(), dst_row, 3},
