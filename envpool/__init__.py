@@ -5,6 +5,7 @@ from __future__ import annotations
 from envpool import atari_tasks as _atari_tasks  # noqa: F401  (registers the Atari tasks)
 from envpool import box2d_tasks as _box2d_tasks  # noqa: F401  (registers the Box2D tasks)
 from envpool import builtin as _builtin  # noqa: F401  (registers the built-in tasks)
+from envpool import dmc_tasks as _dmc_tasks  # noqa: F401  (registers the DMC tasks)
 from envpool import mujoco_tasks as _mujoco_tasks  # noqa: F401  (registers the MuJoCo tasks)
 from envpool import toy_text_tasks as _toy_text_tasks  # noqa: F401  (registers the toy-text tasks)
 from envpool.api import EnvSpec, make, make_dm, make_gym, make_gymnasium, make_spec

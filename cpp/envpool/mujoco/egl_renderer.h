@@ -192,6 +192,7 @@ struct CameraConfig {
   double distance = 0.0;  // <= 0: the model's extent
   double elevation = -45.0;
   std::vector<double> lookat;  // empty: the median of the geoms
+  int camera_id = -1;          // >= 0: the model's fixed camera with this id
 };
 
 // One env's renderer: its own GL context, scene and MuJoCo render context,
@@ -225,7 +226,8 @@ class EglRenderer {
       Create(library, model, data);
     }
     library.MakeCurrent(context_);
-    mjv_updateScene(model_, &data, &option_, &perturb_, &camera_state_,
+    // The live model: a task may have moved a target since the first frame.
+    mjv_updateScene(&model, &data, &option_, &perturb_, &camera_state_,
                     mjCAT_ALL, &scene_);
     const mjrRect viewport{0, 0, width_, height_};
     mjr_render(viewport, &scene_, &render_context_);
@@ -272,6 +274,10 @@ class EglRenderer {
     for (std::size_t axis = 0; axis < 3 && axis < camera_.lookat.size();
          ++axis) {
       camera_state_.lookat[axis] = camera_.lookat[axis];
+    }
+    if (camera_.camera_id >= 0) {
+      camera_state_.type = mjCAMERA_FIXED;
+      camera_state_.fixedcamid = camera_.camera_id;
     }
   }
 

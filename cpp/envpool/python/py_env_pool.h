@@ -310,7 +310,7 @@ class PyEnvPool {
       return DictViews(static_cast<const std::byte*>(out.data()),
                        static_cast<py::ssize_t>(ids.size()), out);
     }
-    return std::move(out);
+    return out;
   }
 
   // The arrays of a dict observation whose rows are packed at `rows` (one

@@ -1,0 +1,225 @@
+// A DeepMind Control Suite task as one envpool env: dm_control's
+// control.Environment (rl/control.py) around a Task that supplies the
+// episode's start, the observation and the reward.
+//
+// A Task class has:
+//   static Config Options();   // time_limit, control_timestep, task options
+//   static std::vector<ArraySpec> Observations(const mjModel&, const Config&);
+//   static std::vector<ArraySpec> TaskInfo(const mjModel&, const Config&);
+//   Task(const Config&, const Physics&);
+//   void Initialize(Physics&, Rng&);  // initialize_episode
+//   void Observe(const Physics&, Output&);  // get_observation, key by key
+//   double Reward(const Physics&);          // get_reward
+//   void WriteInfo(const Physics&, Output&, std::size_t first_index);
+// TaskInfo lists what the episode's start set outside qpos/qvel (a target's
+// position, ...), which the reset info carries so dm_control can replay it.
+#ifndef ENVPOOL_DMC_DMC_ENV_H_
+#define ENVPOOL_DMC_DMC_ENV_H_
+
+#include <mujoco/mujoco.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "envpool/core/array_spec.h"
+#include "envpool/core/config.h"
+#include "envpool/core/output.h"
+#include "envpool/core/rng.h"
+#include "envpool/dmc/physics.h"
+#include "envpool/dmc/randomizers.h"
+#include "envpool/dmc/rewards.h"
+#include "envpool/mujoco/egl_renderer.h"
+#include "envpool/mujoco/mujoco_sim.h"
+
+namespace envpool::dmc {
+
+// control.compute_n_steps: physics steps per control step.
+inline int SubSteps(double control_timestep, double physics_timestep) {
+  if (!(control_timestep >= physics_timestep)) {
+    throw std::invalid_argument(
+        "option 'control_timestep' (" + std::to_string(control_timestep) +
+        ") cannot be smaller than the physics timestep (" +
+        std::to_string(physics_timestep) + ")");
+  }
+  const double ratio = control_timestep / physics_timestep;
+  if (std::abs(ratio - std::nearbyint(ratio)) > 1e-8) {
+    throw std::invalid_argument(
+        "option 'control_timestep' (" + std::to_string(control_timestep) +
+        ") must be an integer multiple of the physics timestep (" +
+        std::to_string(physics_timestep) + ")");
+  }
+  return static_cast<int>(std::nearbyint(ratio));
+}
+
+// The action array: one float64 per actuator, bounded by its ctrlrange
+// (unbounded where the actuator has no limit), as mujoco.action_spec.
+inline ArraySpec ActionSpec(const mjModel& model) {
+  std::vector<double> low(model.nu, -kInf);
+  std::vector<double> high(model.nu, kInf);
+  for (int i = 0; i < model.nu; ++i) {
+    if (model.actuator_ctrllimited[i] != 0) {
+      low[i] = model.actuator_ctrlrange[2 * i];
+      high[i] = model.actuator_ctrlrange[2 * i + 1];
+    }
+  }
+  return MakeArray<double>("action", {model.nu}, low, high);
+}
+
+inline ArraySpec Observation(const char* name,
+                             std::vector<std::int64_t> shape) {
+  return MakeArray<double>(name, std::move(shape), {-kInf}, {kInf});
+}
+
+template <typename Task>
+class DmcEnv {
+ public:
+  using Action = std::span<const double>;
+
+  static Config DefaultConfig() {
+    Config config{{"model_file", std::string()},
+                  {"frame_skip", std::int64_t{1}},
+                  {"width", std::int64_t{84}},
+                  {"height", std::int64_t{84}},
+                  {"camera_id", std::int64_t{0}}};
+    const Config task_options = Task::Options();
+    for (const auto& [name, value] : task_options.items()) {
+      config.Set(name, value);
+    }
+    return config;
+  }
+
+  static EnvSpec Spec(const Config& config) {
+    const Physics physics(ModelFile(config));
+    std::vector<ArraySpec> info = Task::TaskInfo(physics.model(), config);
+    info.push_back(MakeArray<double>("qpos0", {physics.model().nq}));
+    info.push_back(MakeArray<double>("qvel0", {physics.model().nv}));
+    return {MakeDict("obs", Task::Observations(physics.model(), config)),
+            ActionSpec(physics.model()), std::move(info)};
+  }
+
+  explicit DmcEnv(const Config& config)
+      : physics_(ModelFile(config)),
+        task_(config, physics_),
+        n_sub_steps_(SubSteps(config.Get<double>("control_timestep"),
+                              physics_.timestep())),
+        step_limit_(StepLimit(config.Get<double>("time_limit"),
+                              physics_.timestep() * n_sub_steps_)),
+        frame_skip_(FrameSkip(config)),
+        qpos0_index_(Task::TaskInfo(physics_.model(), config).size()),
+        qpos0_(physics_.model().nq),
+        qvel0_(physics_.model().nv),
+        width_(static_cast<int>(config.Get<std::int64_t>("width"))),
+        height_(static_cast<int>(config.Get<std::int64_t>("height"))),
+        camera_id_(static_cast<int>(config.Get<std::int64_t>("camera_id"))) {
+    if (camera_id_ < -1 || camera_id_ >= physics_.model().ncam) {
+      throw std::invalid_argument(
+          "option 'camera_id' must be -1 (the free camera) or one of the "
+          "model's " +
+          std::to_string(physics_.model().ncam) + " cameras, got " +
+          std::to_string(camera_id_));
+    }
+  }
+
+  // control.Environment.reset: the task draws the start inside
+  // Physics.reset_context. The start is then set again as a replay in
+  // dm_control sets it (reset, forward, set qpos/qvel, forward), so that
+  // info["qpos0"]/["qvel0"] reproduce this episode bit for bit there.
+  void Reset(Rng& rng, Output& out) {
+    physics_.Reset();
+    task_.Initialize(physics_, rng);
+    const mjData& d = physics_.data();
+    std::copy_n(d.qpos, qpos0_.size(), qpos0_.begin());
+    std::copy_n(d.qvel, qvel0_.size(), qvel0_.begin());
+    physics_.Reset();
+    std::ranges::copy(qpos0_, physics_.data().qpos);
+    std::ranges::copy(qvel0_, physics_.data().qvel);
+    physics_.AfterReset();
+    step_count_ = 0;
+    task_.Observe(physics_, out);
+    task_.WriteInfo(physics_, out, 0);
+    std::ranges::copy(qpos0_, out.Info<double>(qpos0_index_).begin());
+    std::ranges::copy(qvel0_, out.Info<double>(qpos0_index_ + 1).begin());
+  }
+
+  // control.Environment.step, `frame_skip` times with the same action
+  // (rewards summed); the time limit ends the episode with discount 1.
+  void Step(Action action, Rng& /*rng*/, Output& out) {
+    double reward = 0.0;
+    for (int k = 0; k < frame_skip_; ++k) {
+      std::ranges::copy(action, physics_.data().ctrl);
+      physics_.Step(n_sub_steps_);
+      reward += task_.Reward(physics_);
+      ++step_count_;
+      if (static_cast<double>(step_count_) >= step_limit_) {
+        out.truncated = true;
+        break;
+      }
+    }
+    out.reward = reward;
+    task_.Observe(physics_, out);
+  }
+
+  static std::vector<std::int64_t> RenderShape(const Config& config) {
+    return mujoco::MujocoSim::RenderShape(config);
+  }
+
+  void Render(std::span<std::uint8_t> rgb) {
+    if (renderer_ == nullptr) {
+      renderer_ = std::make_unique<mujoco::EglRenderer>(
+          width_, height_, mujoco::CameraConfig{.camera_id = camera_id_});
+    }
+    renderer_->Render(physics_.model(), physics_.data(), rgb);
+  }
+
+ private:
+  static std::string ModelFile(const Config& config) {
+    auto path = config.Get<std::string>("model_file");
+    if (path.empty()) {
+      throw std::invalid_argument(
+          "option 'model_file' is empty: make DMC tasks with envpool.make, "
+          "which writes the task's model from the installed dm_control");
+    }
+    return path;
+  }
+
+  static double StepLimit(double time_limit, double control_timestep) {
+    if (!(time_limit > 0)) {
+      throw std::invalid_argument("option 'time_limit' must be > 0, got " +
+                                  std::to_string(time_limit));
+    }
+    return std::isinf(time_limit) ? kInf : time_limit / control_timestep;
+  }
+
+  static int FrameSkip(const Config& config) {
+    const auto frame_skip = config.Get<std::int64_t>("frame_skip");
+    if (frame_skip < 1 || frame_skip > 1000) {
+      throw std::invalid_argument("option 'frame_skip' must be in [1, 1000], "
+                                  "got " +
+                                  std::to_string(frame_skip));
+    }
+    return static_cast<int>(frame_skip);
+  }
+
+  Physics physics_;
+  Task task_;
+  int n_sub_steps_;
+  double step_limit_;
+  int frame_skip_;
+  std::size_t qpos0_index_;
+  std::vector<double> qpos0_;
+  std::vector<double> qvel0_;
+  std::int64_t step_count_ = 0;
+  int width_;
+  int height_;
+  int camera_id_;
+  std::unique_ptr<mujoco::EglRenderer> renderer_;
+};
+
+}  // namespace envpool::dmc
+
+#endif  // ENVPOOL_DMC_DMC_ENV_H_

@@ -1,0 +1,12 @@
+// The DeepMind Control Suite tasks, in their own extension module (it links
+// libmujoco, as envpool._mujoco does). One domain per file in dmc/.
+#include <pybind11/pybind11.h>
+
+#include "envpool/dmc/register.h"
+#include "envpool/mujoco/mujoco_module.h"
+
+PYBIND11_MODULE(_dmc, m) {
+  envpool::mujoco::InitMujocoModule(m);
+  namespace dmc = envpool::dmc;
+  dmc::RegisterCartpole(m);
+}

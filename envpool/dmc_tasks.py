@@ -1,0 +1,213 @@
+"""The DeepMind Control Suite tasks (dm_control 1.0.50), e.g. CheetahRun-v1.
+
+The C++ module ``envpool._dmc`` runs each task on libmujoco from the pinned
+``mujoco`` package, the library dm_control itself uses. The model files come
+from the installed ``dm_control`` package (``pip install envpool[dmc]``): when a
+pool is made, the task's model (with its ``n_poles``/``n_links`` variant, or the
+manipulator's props) is written to a private folder together with the suite's
+common assets, and the C++ envs load it from there.
+
+Each env's reset info holds the episode's start: ``qpos0``/``qvel0`` and, as
+``"<model field>:<name>"``, every model value the task drew at random (a target's
+position, ...). :func:`start_dm_control_episode` sets a dm_control env to it, so
+any episode can be replayed in dm_control.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import importlib
+import importlib.util
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping
+from importlib import metadata
+from typing import Any
+
+import numpy as np
+
+from envpool import mujoco_tasks
+from envpool.registry import register
+
+DM_CONTROL_VERSION = "1.0.50"
+_FAMILY = "dmc"
+_DMC = "envpool._dmc"
+_COMMON_ASSETS = ("materials.xml", "skybox.xml", "visual.xml")
+
+
+def task_id(domain: str, task: str) -> str:
+    """The original EnvPool's id of dm_control's (domain, task), e.g. CheetahRun-v1."""
+
+    def camel(name: str) -> str:
+        return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+    return f"{camel(domain)}{camel(task)}-v1"
+
+
+# (domain, task) -> (C++ class, the task's options). The task's options select
+# dm_control's task variant; model options (n_poles, n_links) pick the model.
+TASKS: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {
+    ("cartpole", "balance"): ("Cartpole", {"swing_up": False, "sparse": False}),
+    ("cartpole", "balance_sparse"): ("Cartpole", {"swing_up": False, "sparse": True}),
+    ("cartpole", "swingup"): ("Cartpole", {"swing_up": True, "sparse": False}),
+    ("cartpole", "swingup_sparse"): ("Cartpole", {"swing_up": True, "sparse": True}),
+    ("cartpole", "two_poles"): ("Cartpole", {"swing_up": True, "sparse": False, "n_poles": 2}),
+    ("cartpole", "three_poles"): ("Cartpole", {"swing_up": True, "sparse": False, "n_poles": 3}),
+}
+
+# Options that choose the model file rather than the C++ env's config:
+# domain -> {name: smallest value}
+_MODEL_OPTIONS: dict[str, dict[str, int]] = {
+    "cartpole": {"n_poles": 1},
+    "swimmer": {"n_links": 3},
+}
+
+
+def _dm_control_suite_dir() -> str:
+    """The installed dm_control's suite folder; ImportError naming the fix."""
+    fix = f"pip install dm-control=={DM_CONTROL_VERSION} (or pip install envpool[dmc])"
+    try:
+        found = metadata.version("dm-control")
+    except metadata.PackageNotFoundError:
+        raise ImportError(
+            "envpool's DMC tasks read their models from the dm_control package, version "
+            f"{DM_CONTROL_VERSION}, which is not installed: {fix}"
+        ) from None
+    if found != DM_CONTROL_VERSION:
+        raise ImportError(
+            f"envpool's DMC tasks need dm-control=={DM_CONTROL_VERSION} (the version whose "
+            f"models and task logic they reproduce, on mujoco=={mujoco_tasks.MUJOCO_VERSION}), "
+            f"but dm-control {found} is installed: {fix}"
+        )
+    spec = importlib.util.find_spec("dm_control")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(f"the dm_control package cannot be located: {fix}")
+    return os.path.join(next(iter(spec.submodule_search_locations)), "suite")
+
+
+def _read_model(domain: str) -> bytes:
+    with open(os.path.join(_dm_control_suite_dir(), f"{domain}.xml"), "rb") as f:
+        return f.read()
+
+
+def _cartpole_model(n_poles: int) -> bytes:
+    """cartpole.xml with `n_poles` poles, each hinged on top of the last."""
+    from lxml import etree
+
+    xml = _read_model("cartpole")
+    if n_poles == 1:
+        return xml
+    root = etree.fromstring(xml)
+    parent = root.find("./worldbody/body/body")
+    for index in range(2, n_poles + 1):
+        pole = etree.SubElement(
+            parent, "body", name=f"pole_{index}", pos="0 0 1", childclass="pole"
+        )
+        etree.SubElement(pole, "joint", name=f"hinge_{index}")
+        etree.SubElement(pole, "geom", name=f"pole_{index}")
+        parent = pole
+    root.find("./worldbody/geom").set("pos", f"0 0 {1 - n_poles - 0.05}")
+    cameras = root.findall("./worldbody/camera")
+    cameras[0].set("pos", f"0 {-1 - 2 * n_poles} 1")
+    cameras[1].set("pos", f"0 {-2 * n_poles} 2")
+    return etree.tostring(root, pretty_print=True)
+
+
+def _model(domain: str, model_options: Mapping[str, Any]) -> bytes:
+    if domain == "cartpole":
+        return _cartpole_model(model_options["n_poles"])
+    return _read_model(domain)
+
+
+_model_dir: str | None = None
+
+
+def model_file(domain: str, **model_options: Any) -> str:
+    """Writes the domain's model (with its model options) and the suite's common
+    assets to this process's model folder; returns the model's path."""
+    global _model_dir
+    xml = _model(domain, model_options)
+    if _model_dir is None:
+        _model_dir = tempfile.mkdtemp(prefix="envpool-dmc-")
+        atexit.register(shutil.rmtree, _model_dir, True)
+        common = os.path.join(_model_dir, "common")
+        os.makedirs(common)
+        for name in _COMMON_ASSETS:
+            shutil.copyfile(os.path.join(_dm_control_suite_dir(), "common", name),
+                            os.path.join(common, name))
+    path = os.path.join(_model_dir, f"{domain}-{hashlib.sha256(xml).hexdigest()[:16]}.xml")
+    if not os.path.exists(path):
+        with open(path + ".tmp", "wb") as f:
+            f.write(xml)
+        os.replace(path + ".tmp", path)
+    return path
+
+
+def _model_option_converter(
+    domain: str, defaults: Mapping[str, Any]
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    def convert(options: dict[str, Any]) -> dict[str, Any]:
+        model_options = {}
+        for name, low in _MODEL_OPTIONS.get(domain, {}).items():
+            value = options.pop(name, defaults.get(name, low))
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
+                low <= value <= 30
+            ):
+                raise ValueError(
+                    f"option {name!r} must be an integer in [{low}, 30], got {value!r}"
+                )
+            model_options[name] = int(value)
+        options["model_file"] = model_file(domain, **model_options)
+        return options
+
+    return convert
+
+
+for (_domain, _task), (_cls, _task_options) in TASKS.items():
+    _own = {k: v for k, v in _task_options.items() if k not in _MODEL_OPTIONS.get(_domain, {})}
+    register(
+        task_id(_domain, _task),
+        f"envpool.dmc_tasks:{_cls}",
+        convert_options=_model_option_converter(_domain, _task_options),
+        family=_FAMILY,
+        **_own,
+    )
+
+
+def start_dm_control_episode(env: Any, info: Mapping[str, Any], index: int = 0) -> Any:
+    """Starts an episode of the dm_control env `env` (made by
+    ``dm_control.suite.load`` for the same task) at the start of envpool env row
+    `index` of the reset `info`: the model values the task drew, then qpos/qvel,
+    set as dm_control's reset sets them. Returns dm_control's first TimeStep."""
+    import dm_env
+
+    env.reset()
+    physics = env.physics
+    for key, values in info.items():
+        if ":" not in key and key not in ("wrap_prm",):
+            continue
+        field, _, name = key.partition(":")
+        target = getattr(physics.named.model, field)
+        if name:
+            target[name] = np.asarray(values)[index]
+        else:
+            target[:] = np.asarray(values)[index]
+    with physics.reset_context():
+        physics.data.qpos[:] = np.asarray(info["qpos0"])[index]
+        physics.data.qvel[:] = np.asarray(info["qvel0"])[index]
+    observation = env.task.get_observation(physics)
+    return dm_env.restart(observation)
+
+
+def _load_library() -> None:
+    mujoco_tasks._load_library()
+
+
+def __getattr__(name: str) -> Any:
+    """The env classes, loaded on first use (after checking the mujoco package)."""
+    if name not in {cls for cls, _ in TASKS.values()}:
+        raise AttributeError(name)
+    _load_library()
+    return getattr(importlib.import_module(_DMC), name)
