@@ -191,7 +191,7 @@ class Library {
 struct CameraConfig {
   double distance = 0.0;  // <= 0: the model's extent
   double elevation = -45.0;
-  std::vector<double> lookat;  // empty: the median of the geoms
+  std::vector<double> lookat{};  // empty: the median of the geoms
   int camera_id = -1;          // >= 0: the model's fixed camera with this id
 };
 
