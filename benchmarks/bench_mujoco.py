@@ -1,5 +1,11 @@
 """MuJoCo env steps/s: envpool against gymnasium, the original EnvPool and raw mj_step.
 
+It takes gymnasium's MuJoCo tasks (e.g. HalfCheetah-v5) and the DeepMind Control
+Suite tasks (e.g. CheetahRun-v1). For a DMC task the reference peer is dm_control
+itself (its envs stepped in a Python loop) instead of gymnasium, the model file is
+the one envpool writes from the installed dm_control, and frame_skip is the task's
+physics steps per control step.
+
     python benchmarks/bench_mujoco.py [--tasks HalfCheetah-v5 Ant-v5 Hopper-v5]
         [--num-envs 8] [--num-threads 2] [--batch-size 4] [--seconds 3] [--rounds 3]
         [--peer-python /path/to/python] [--json out.json]
@@ -60,6 +66,9 @@ EPISODE = 1000
 ENVPOOL = "envpool"
 ORIGINAL = "original EnvPool"
 GYM_SYNC = "gymnasium SyncVectorEnv"
+DM_LOOP = "dm_control for-loop"
+REFERENCE = {"mujoco": GYM_SYNC, "dmc": DM_LOOP}
+"""The peer each family's tasks are compared with besides the original EnvPool."""
 ROLLOUT = "MuJoCo rollout, random ctrl per env step"
 HELD = f"MuJoCo mj_step, ctrl held {HELD_ENV_STEPS} env steps"
 CEILINGS = (ROLLOUT, HELD)
@@ -72,6 +81,7 @@ class TaskRun:
     task: str
     frame_skip: int
     xml_file: str
+    family: str = "mujoco"
     rates: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
 
@@ -85,11 +95,18 @@ class TaskRun:
 
 
 def mujoco_model(task_id: str) -> tuple[str, int]:
-    """The model file (in gymnasium's assets) and frame_skip of envpool's `task_id`."""
+    """The model file (in gymnasium's assets, or written from dm_control's) and the
+    physics steps per env step of envpool's `task_id`."""
+    import mujoco
+
     import envpool
     from envpool.mujoco_tasks import assets_dir
 
     config = envpool.make_spec(task_id).config
+    if eng.task_family(task_id) == "dmc":
+        path = str(config["model_file"])
+        timestep = mujoco.MjModel.from_xml_path(path).opt.timestep
+        return path, round(float(config["control_timestep"]) / timestep)
     return os.path.join(assets_dir(), str(config["xml_file"])), int(config["frame_skip"])
 
 
@@ -210,7 +227,12 @@ def task_table(run: TaskRun, args: argparse.Namespace, original_name: str) -> li
         f"| engine | sync | async (batch_size {b}) | envpool (best mode) / this |",
         "|---|---:|---:|---:|",
     ]
-    for name, label in ((ENVPOOL, ENVPOOL), (ORIGINAL, original_name), (GYM_SYNC, GYM_SYNC)):
+    for name, label in (
+        (ENVPOOL, ENVPOOL),
+        (ORIGINAL, original_name),
+        (GYM_SYNC, GYM_SYNC),
+        (DM_LOOP, DM_LOOP),
+    ):
         if name not in run.rates:
             continue
         modes = run.rates[name]
@@ -233,8 +255,9 @@ def task_table(run: TaskRun, args: argparse.Namespace, original_name: str) -> li
 def summary_table(runs: list[TaskRun], args: argparse.Namespace, original_name: str) -> list[str]:
     t, r = args.num_threads, args.rounds
     lines = [
-        f"| task | envpool sync | envpool async | {original_name} (best mode) | {GYM_SYNC} "
-        "| envpool / original | envpool / SyncVectorEnv | MuJoCo per core (rollout) "
+        f"| task | envpool sync | envpool async | {original_name} (best mode) "
+        f"| reference peer ({GYM_SYNC} or {DM_LOOP}) "
+        "| envpool / original | envpool / reference | MuJoCo per core (rollout) "
         f"| envpool / {t}-core ceiling |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
@@ -246,9 +269,9 @@ def summary_table(runs: list[TaskRun], args: argparse.Namespace, original_name: 
             _rate(ours.get("sync")),
             _rate(ours.get("async")),
             _rate(orig_best),
-            _rate(run.rates.get(GYM_SYNC, {}).get("sync")),
+            _rate(run.rates.get(REFERENCE[run.family], {}).get("sync")),
             _x(envpool_vs(run, ORIGINAL, r)),
-            _x(envpool_vs(run, GYM_SYNC, r)),
+            _x(envpool_vs(run, REFERENCE[run.family], r)),
             _rate(run.rates.get(ROLLOUT, {}).get("one core")),
             _pct(ceiling_fraction(run, ROLLOUT, t, r)),
         ]
@@ -291,14 +314,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     infos: dict[str, eng.TaskInfo] = {}
     for task_id in args.tasks:
         try:
-            if eng.task_family(task_id) != "mujoco":
-                raise ValueError("not a MuJoCo task")
+            if eng.task_family(task_id) not in REFERENCE:
+                raise ValueError("neither a MuJoCo nor a DMC task")
             get_task(task_id).load()
         except (ImportError, ValueError) as exc:
             print(f"note: {task_id} left out: {exc}", file=sys.stderr)
             continue
         xml_path, frame_skip = mujoco_model(task_id)
-        runs.append(TaskRun(task_id, frame_skip, xml_path))
+        runs.append(TaskRun(task_id, frame_skip, xml_path, eng.task_family(task_id)))
         infos[task_id] = eng.task_info(task_id)
     if not runs:
         print("no task to measure", file=sys.stderr)
@@ -306,6 +329,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     original = eng.OriginalEnvpoolEngine(args.peer_python) if args.peer_python else None
     gym_sync = eng.SyncVectorEngine()
+    dm_loop = eng.DmControlLoopEngine()
     ours = eng.EnvpoolEngine()
     # (engine, batch_size, mode), measured in this order in every round
     plan: list[tuple[eng.Engine, int | None, str]] = [(ours, None, "sync")]
@@ -317,16 +341,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             if 0 < b < n:
                 plan.append((original, b, "async"))
         plan.append((gym_sync, None, "sync"))
+        plan.append((dm_loop, None, "sync"))
     for run in runs:
-        reason = gym_sync.unavailable(infos[run.task])
-        if reason:
-            run.skipped[GYM_SYNC] = reason
+        for peer in (gym_sync, dm_loop):
+            reason = peer.unavailable(infos[run.task])
+            if reason and peer.applies(infos[run.task]):
+                run.skipped[peer.name] = reason
 
     load_before = os.getloadavg()
     for i in range(args.rounds):
         print(f"round {i + 1}/{args.rounds}", file=sys.stderr, flush=True)
         for run in runs:
             for engine, batch, mode in plan:
+                if not engine.applies(infos[run.task]):
+                    continue
                 _measure(engine, eng.Case(infos[run.task], n, batch, t, s), run, mode)
             for name, measure in CEILING_RUNS.items():
                 rate = measure(run.xml_file, run.frame_skip, s)

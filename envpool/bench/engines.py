@@ -41,7 +41,7 @@ def task_family(task_id: str) -> str:
     from envpool.registry import get_task
 
     family = get_task(task_id).family
-    return family if family in ("atari", "mujoco", "box2d") else "classic"
+    return family if family in ("atari", "mujoco", "box2d", "dmc") else "classic"
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class TaskInfo:
 
     task_id: str
     family: str
-    """``"atari"``, ``"mujoco"``, ``"box2d"`` or ``"classic"`` (task_family)."""
+    """``"atari"``, ``"mujoco"``, ``"box2d"``, ``"dmc"`` or ``"classic"`` (task_family)."""
     frame_skip: int
     """Emulator frames per env step (1 for non-Atari tasks)."""
     action_space: Any
@@ -291,6 +291,9 @@ def _gym_env_factory(task: TaskInfo) -> Callable[[], Any]:
 class _GymnasiumEngine(Engine):
     """Shared checks of the engines built from gymnasium.make envs."""
 
+    def applies(self, task: TaskInfo) -> bool:
+        return task.family != "dmc"  # gymnasium has no DMC tasks
+
     def unavailable(self, task: TaskInfo) -> str | None:
         import gymnasium as gym
 
@@ -339,6 +342,39 @@ class ForLoopEngine(_GymnasiumEngine):
         finally:
             for env in envs:
                 env.close()
+
+
+class DmControlLoopEngine(Engine):
+    """dm_control's own envs (suite.load), stepped one after another in a Python loop."""
+
+    name = "dm_control for-loop"
+
+    def applies(self, task: TaskInfo) -> bool:
+        return task.family == "dmc"
+
+    def unavailable(self, task: TaskInfo) -> str | None:
+        return "needs dm_control (pip install envpool[dmc])" if _missing("dm_control") else None
+
+    @contextlib.contextmanager
+    def open(self, case: Case) -> Iterator[Runner]:
+        from dm_control import suite
+
+        from envpool.dmc_tasks import domain_task
+
+        domain, task = domain_task(case.task.task_id)
+        envs = [suite.load(domain, task, task_kwargs={"random": i}) for i in range(case.num_envs)]
+        actions = case.actions()
+        for env in envs:
+            env.reset()
+
+        def run(k: int) -> int:
+            for a in itertools.islice(actions, k):
+                for env, act in zip(envs, a, strict=True):
+                    if env.step(act).last():
+                        env.reset()
+            return k * len(envs)
+
+        yield run
 
 
 @contextlib.contextmanager
@@ -523,6 +559,7 @@ class OriginalEnvpoolEngine(Engine):
 
 
 PEERS: tuple[Engine, ...] = (
+    DmControlLoopEngine(),
     NumpyVectorEngine(),
     AleVectorEngine(),
     ForLoopEngine(),

@@ -25,6 +25,7 @@ DEFAULT_NUM_ENVS = {
     "atari": (4, 8, 16),
     "mujoco": (8, 16, 32),
     "box2d": (8, 16, 32),
+    "dmc": (8, 16, 32),
 }
 DEFAULT_SECONDS = 1.0
 
