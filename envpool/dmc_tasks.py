@@ -46,6 +46,11 @@ def task_id(domain: str, task: str) -> str:
     return f"{camel(domain)}{camel(task)}-v1"
 
 
+def domain_task(task_id_: str) -> tuple[str, str]:
+    """dm_control's (domain, task) of an envpool DMC task id; KeyError if none."""
+    return _DOMAIN_TASK[task_id_]
+
+
 # (domain, task) -> (C++ class, the task's options). The task's options select
 # dm_control's task variant; model options (n_poles, n_links) pick the model.
 TASKS: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {
@@ -55,13 +60,43 @@ TASKS: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {
     ("cartpole", "swingup_sparse"): ("Cartpole", {"swing_up": True, "sparse": True}),
     ("cartpole", "two_poles"): ("Cartpole", {"swing_up": True, "sparse": False, "n_poles": 2}),
     ("cartpole", "three_poles"): ("Cartpole", {"swing_up": True, "sparse": False, "n_poles": 3}),
+    ("fish", "upright"): ("Fish", {"swim": False}),
+    ("fish", "swim"): ("Fish", {"swim": True}),
+    ("swimmer", "swimmer6"): ("Swimmer", {"n_links": 6}),
+    ("swimmer", "swimmer15"): ("Swimmer", {"n_links": 15}),
+    ("humanoid", "stand"): ("Humanoid", {"move_speed": 0.0, "pure_state": False}),
+    ("humanoid", "walk"): ("Humanoid", {"move_speed": 1.0, "pure_state": False}),
+    ("humanoid", "run"): ("Humanoid", {"move_speed": 10.0, "pure_state": False}),
+    ("humanoid", "run_pure_state"): ("Humanoid", {"move_speed": 10.0, "pure_state": True}),
+    ("manipulator", "bring_ball"): ("Manipulator", {"use_peg": False, "insert": False}),
+    ("manipulator", "bring_peg"): ("Manipulator", {"use_peg": True, "insert": False}),
+    ("manipulator", "insert_ball"): ("Manipulator", {"use_peg": False, "insert": True}),
+    ("manipulator", "insert_peg"): ("Manipulator", {"use_peg": True, "insert": True}),
+    ("cheetah", "run"): ("Cheetah", {}),
+    ("hopper", "stand"): ("Hopper", {"hopping": False}),
+    ("hopper", "hop"): ("Hopper", {"hopping": True}),
+    ("walker", "stand"): ("Walker", {"move_speed": 0.0}),
+    ("walker", "walk"): ("Walker", {"move_speed": 1.0}),
+    ("walker", "run"): ("Walker", {"move_speed": 8.0}),
+    ("ball_in_cup", "catch"): ("BallInCup", {}),
+    ("finger", "spin"): ("Finger", {"turn": False}),
+    ("finger", "turn_easy"): ("Finger", {"turn": True, "target_radius": 0.07}),
+    ("finger", "turn_hard"): ("Finger", {"turn": True, "target_radius": 0.03}),
+    ("acrobot", "swingup"): ("Acrobot", {"sparse": False}),
+    ("acrobot", "swingup_sparse"): ("Acrobot", {"sparse": True}),
+    ("pendulum", "swingup"): ("Pendulum", {}),
+    ("point_mass", "easy"): ("PointMass", {"randomize_gains": False}),
+    ("point_mass", "hard"): ("PointMass", {"randomize_gains": True}),
+    ("reacher", "easy"): ("Reacher", {"target_size": 0.05}),
+    ("reacher", "hard"): ("Reacher", {"target_size": 0.015}),
 }
 
 # Options that choose the model file rather than the C++ env's config:
-# domain -> {name: smallest value}
-_MODEL_OPTIONS: dict[str, dict[str, int]] = {
+# domain -> {name: smallest value}, or {name: False} for a flag.
+_MODEL_OPTIONS: dict[str, dict[str, int | bool]] = {
     "cartpole": {"n_poles": 1},
     "swimmer": {"n_links": 3},
+    "manipulator": {"use_peg": False, "insert": False},
 }
 
 
@@ -115,9 +150,57 @@ def _cartpole_model(n_poles: int) -> bytes:
     return etree.tostring(root, pretty_print=True)
 
 
+def _swimmer_model(n_links: int) -> bytes:
+    """swimmer.xml with a chain of `n_links - 1` segments behind the head, each
+    with a motor-driven joint and a velocimeter and gyro at its site."""
+    from lxml import etree
+
+    root = etree.fromstring(_read_model("swimmer"))
+    actuators = etree.SubElement(root, "actuator")
+    sensors = etree.SubElement(root, "sensor")
+    limit = 360.0 / n_links
+    parent = root.find("./worldbody/body")
+    for index in range(n_links - 1):
+        segment = etree.SubElement(parent, "body", name=f"segment_{index}", pos="0 .1 0")
+        etree.SubElement(segment, "geom", {"class": "visual", "name": f"visual_{index}"})
+        etree.SubElement(segment, "geom", {"class": "inertial", "name": f"inertial_{index}"})
+        etree.SubElement(segment, "site", name=f"site_{index}")
+        etree.SubElement(segment, "joint", name=f"joint_{index}", range=f"{-limit} {limit}")
+        etree.SubElement(actuators, "motor", name=f"motor_{index}", joint=f"joint_{index}")
+        etree.SubElement(sensors, "velocimeter", name=f"velocimeter_{index}", site=f"site_{index}")
+        etree.SubElement(sensors, "gyro", name=f"gyro_{index}", site=f"site_{index}")
+        parent = segment
+    # The tracking cameras back off in proportion to the swimmer's length.
+    for camera in root.findall("./worldbody/body/camera"):
+        if camera.get("mode") == "trackcom":
+            scaled = (str(float(v) * (n_links / 6.0)) for v in camera.get("pos").split(" "))
+            camera.set("pos", " ".join(scaled))
+    return etree.tostring(root, pretty_print=True)
+
+
+def _manipulator_model(use_peg: bool, insert: bool) -> bytes:
+    """manipulator.xml with only the task's props: the ball or the peg, its
+    target, and the cup or slot when the task inserts."""
+    from lxml import etree
+
+    root = etree.fromstring(_read_model("manipulator"), etree.XMLParser(remove_blank_text=True))
+    kept = {"peg", "target_peg", "slot"} if use_peg else {"ball", "target_ball", "cup"}
+    if not insert:
+        kept -= {"slot", "cup"}
+    for prop in ("ball", "target_ball", "cup", "peg", "target_peg", "slot"):
+        if prop not in kept:
+            body = root.find(f".//body[@name='{prop}']")
+            body.getparent().remove(body)
+    return etree.tostring(root, pretty_print=True)
+
+
 def _model(domain: str, model_options: Mapping[str, Any]) -> bytes:
     if domain == "cartpole":
         return _cartpole_model(model_options["n_poles"])
+    if domain == "swimmer":
+        return _swimmer_model(model_options["n_links"])
+    if domain == "manipulator":
+        return _manipulator_model(model_options["use_peg"], model_options["insert"])
     return _read_model(domain)
 
 
@@ -135,8 +218,9 @@ def model_file(domain: str, **model_options: Any) -> str:
         common = os.path.join(_model_dir, "common")
         os.makedirs(common)
         for name in _COMMON_ASSETS:
-            shutil.copyfile(os.path.join(_dm_control_suite_dir(), "common", name),
-                            os.path.join(common, name))
+            shutil.copyfile(
+                os.path.join(_dm_control_suite_dir(), "common", name), os.path.join(common, name)
+            )
     path = os.path.join(_model_dir, f"{domain}-{hashlib.sha256(xml).hexdigest()[:16]}.xml")
     if not os.path.exists(path):
         with open(path + ".tmp", "wb") as f:
@@ -152,8 +236,15 @@ def _model_option_converter(
         model_options = {}
         for name, low in _MODEL_OPTIONS.get(domain, {}).items():
             value = options.pop(name, defaults.get(name, low))
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
-                low <= value <= 30
+            if isinstance(low, bool):
+                if not isinstance(value, (bool, np.bool_)):
+                    raise ValueError(f"option {name!r} must be a bool, got {value!r}")
+                model_options[name] = bool(value)
+                continue
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, np.integer))
+                or not (low <= value <= 30)
             ):
                 raise ValueError(
                     f"option {name!r} must be an integer in [{low}, 30], got {value!r}"
@@ -165,7 +256,9 @@ def _model_option_converter(
     return convert
 
 
+_DOMAIN_TASK: dict[str, tuple[str, str]] = {}
 for (_domain, _task), (_cls, _task_options) in TASKS.items():
+    _DOMAIN_TASK[task_id(_domain, _task)] = (_domain, _task)
     _own = {k: v for k, v in _task_options.items() if k not in _MODEL_OPTIONS.get(_domain, {})}
     register(
         task_id(_domain, _task),

@@ -9,6 +9,10 @@ Rewards must agree within RTOL: dm_control's rewards.tolerance calls numpy's
 exp/log/cosh, which numpy computes with its own SIMD kernels on AVX512 CPUs; those
 differ from libm's (which envpool uses) in the last bit for a few percent of
 arguments. Where no transcendental function is involved the rewards are equal.
+For the same reason the "touch" observations (np.log1p of touch sensors: hopper,
+finger, manipulator) must agree within one ulp: numpy computes log1p with Intel's
+SVML kernel on AVX512 CPUs, which differs from libm's in the last bit for a few
+percent of arguments; every other observation key is bit-identical.
 
 Initial states are compared as distributions (two-sample Kolmogorov-Smirnov per
 coordinate of qpos and of the randomised model values). Options and bad input
@@ -33,6 +37,7 @@ with warnings.catch_warnings():  # glfw's "no DISPLAY" warning on import
     from dm_control import suite
 
 RTOL = 1e-12
+ONE_ULP_KEYS = {"touch"}
 ALL_TASKS = sorted(dmc_tasks.TASKS)
 # ENVPOOL_DMC_SEEDS=n runs n episodes (seeds 0..n-1) per task instead of one.
 SEEDS = range(int(os.environ.get("ENVPOOL_DMC_SEEDS", "1")))
@@ -47,7 +52,10 @@ def _assert_observation_equal(ours, theirs, where: str) -> None:
     for key, value in theirs.items():
         got = np.asarray(ours[key])
         assert got.dtype == np.float64, (where, key)
-        np.testing.assert_array_equal(got, value, err_msg=f"{where}: {key}")
+        if key in ONE_ULP_KEYS:
+            np.testing.assert_array_max_ulp(got, np.asarray(value), maxulp=1)
+        else:
+            np.testing.assert_array_equal(got, value, err_msg=f"{where}: {key}")
 
 
 def _replay(task_id: str, domain: str, task: str, seed: int, **options):

@@ -8,5 +8,18 @@
 PYBIND11_MODULE(_dmc, m) {
   envpool::mujoco::InitMujocoModule(m);
   namespace dmc = envpool::dmc;
+  dmc::RegisterAcrobot(m);
+  dmc::RegisterBallInCup(m);
   dmc::RegisterCartpole(m);
+  dmc::RegisterCheetah(m);
+  dmc::RegisterFinger(m);
+  dmc::RegisterHopper(m);
+  dmc::RegisterWalker(m);
+  dmc::RegisterPendulum(m);
+  dmc::RegisterPointMass(m);
+  dmc::RegisterReacher(m);
+  dmc::RegisterFish(m);
+  dmc::RegisterSwimmer(m);
+  dmc::RegisterHumanoid(m);
+  dmc::RegisterManipulator(m);
 }

@@ -89,8 +89,7 @@ class Cartpole {
     for (int b = 2; b < m.nbody; ++b) {
       upright_[b - 2] = (d.xmat[9 * b + 8] + 1) / 2;
     }
-    const double centered =
-        (1 + Tolerance(cart_position, {.margin = 2})) / 2;
+    const double centered = (1 + Tolerance(cart_position, {.margin = 2})) / 2;
     const double small_control =
         (4 + Tolerance(d.ctrl[0], {.margin = 1,
                                    .sigmoid = Sigmoid::kQuadratic,
@@ -102,8 +101,7 @@ class Cartpole {
           std::min(small_velocity, Tolerance(d.qvel[i], {.margin = 5}));
     }
     small_velocity = (1 + small_velocity) / 2;
-    return Mean(upright_) * small_control *
-           small_velocity * centered;
+    return Mean(upright_) * small_control * small_velocity * centered;
   }
 
   void WriteInfo(const Physics& /*physics*/, Output& /*out*/,

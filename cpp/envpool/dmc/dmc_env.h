@@ -198,9 +198,10 @@ class DmcEnv {
   static int FrameSkip(const Config& config) {
     const auto frame_skip = config.Get<std::int64_t>("frame_skip");
     if (frame_skip < 1 || frame_skip > 1000) {
-      throw std::invalid_argument("option 'frame_skip' must be in [1, 1000], "
-                                  "got " +
-                                  std::to_string(frame_skip));
+      throw std::invalid_argument(
+          "option 'frame_skip' must be in [1, 1000], "
+          "got " +
+          std::to_string(frame_skip));
     }
     return static_cast<int>(frame_skip);
   }

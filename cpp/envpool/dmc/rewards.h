@@ -97,8 +97,8 @@ inline double Tolerance(double x, const ToleranceArgs& args) {
   if (in_bounds) {
     return 1.0;
   }
-  const double d = (x < args.lower ? args.lower - x : x - args.upper) /
-                   args.margin;
+  const double d =
+      (x < args.lower ? args.lower - x : x - args.upper) / args.margin;
   return SigmoidValue(d, args.value_at_margin, args.sigmoid);
 }
 

@@ -1,0 +1,75 @@
+// Cheetah (dm_control suite/cheetah.py): a planar cheetah running forward as
+// fast as it can.
+#include <vector>
+
+#include "envpool/dmc/dmc_env.h"
+#include "envpool/dmc/register.h"
+
+namespace envpool::dmc {
+namespace {
+
+class Cheetah {
+ public:
+  static Config Options() {
+    return {{"time_limit", 10.0}, {"control_timestep", 0.01}};
+  }
+
+  static std::vector<ArraySpec> Observations(const mjModel& m,
+                                             const Config& /*config*/) {
+    return {Observation("position", {m.nq - 1}),
+            Observation("velocity", {m.nv})};
+  }
+
+  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
+                                         const Config& /*config*/) {
+    return {};
+  }
+
+  Cheetah(const Config& /*config*/, const Physics& physics)
+      : speed_(physics.SensorAddr("torso_subtreelinvel")) {}
+
+  void Initialize(Physics& physics, Rng& rng) {
+    const mjModel& m = physics.model();
+    mjData& d = physics.data();
+    // Every joint has one dof, so joint j's qpos entry is j.
+    for (int j = 0; j < m.njnt; ++j) {
+      if (m.jnt_limited[j] == 1) {
+        d.qpos[j] = rng.Uniform(m.jnt_range[2 * j], m.jnt_range[2 * j + 1]);
+      }
+    }
+    // Let the cheetah settle: one physics.step(nstep=200) call.
+    physics.Step(200);
+    d.time = 0;
+  }
+
+  void Observe(const Physics& physics, Output& out) const {
+    const mjModel& m = physics.model();
+    const mjData& d = physics.data();
+    std::copy_n(d.qpos + 1, m.nq - 1, out.Obs<double>(0).begin());
+    std::copy_n(d.qvel, m.nv, out.Obs<double>(1).begin());
+  }
+
+  double Reward(const Physics& physics) const {
+    return Tolerance(physics.data().sensordata[speed_],
+                     {.lower = kRunSpeed,
+                      .upper = kInfinity,
+                      .margin = kRunSpeed,
+                      .sigmoid = Sigmoid::kLinear,
+                      .value_at_margin = 0});
+  }
+
+  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
+                 std::size_t /*first*/) const {}
+
+ private:
+  static constexpr double kRunSpeed = 10;
+  int speed_;
+};
+
+}  // namespace
+
+void RegisterCheetah(pybind11::module_& m) {
+  python::RegisterEnv<DmcEnv<Cheetah>>(m, "Cheetah");
+}
+
+}  // namespace envpool::dmc

@@ -1,0 +1,97 @@
+// Hopper (dm_control suite/hopper.py): a one-legged planar hopper that stands
+// upright or hops forward.
+#include <cmath>
+#include <vector>
+
+#include "envpool/dmc/dmc_env.h"
+#include "envpool/dmc/register.h"
+
+namespace envpool::dmc {
+namespace {
+
+class Hopper {
+ public:
+  static Config Options() {
+    return {
+        {"time_limit", 20.0}, {"control_timestep", 0.02}, {"hopping", false}};
+  }
+
+  static std::vector<ArraySpec> Observations(const mjModel& m,
+                                             const Config& /*config*/) {
+    return {Observation("position", {m.nq - 1}),
+            Observation("velocity", {m.nv}), Observation("touch", {2})};
+  }
+
+  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
+                                         const Config& /*config*/) {
+    return {};
+  }
+
+  Hopper(const Config& config, const Physics& physics)
+      : hopping_(config.Get<bool>("hopping")),
+        torso_(physics.Id(mjOBJ_BODY, "torso")),
+        foot_(physics.Id(mjOBJ_BODY, "foot")),
+        speed_(physics.SensorAddr("torso_subtreelinvel")),
+        touch_toe_(physics.SensorAddr("touch_toe")),
+        touch_heel_(physics.SensorAddr("touch_heel")) {}
+
+  void Initialize(Physics& physics, Rng& rng) {
+    RandomizeLimitedAndRotationalJoints(physics, rng);
+  }
+
+  void Observe(const Physics& physics, Output& out) const {
+    const mjModel& m = physics.model();
+    const mjData& d = physics.data();
+    std::copy_n(d.qpos + 1, m.nq - 1, out.Obs<double>(0).begin());
+    std::copy_n(d.qvel, m.nv, out.Obs<double>(1).begin());
+    auto touch = out.Obs<double>(2);
+    touch[0] = std::log1p(d.sensordata[touch_toe_]);
+    touch[1] = std::log1p(d.sensordata[touch_heel_]);
+  }
+
+  double Reward(const Physics& physics) const {
+    const mjModel& m = physics.model();
+    const mjData& d = physics.data();
+    const double height = d.xipos[3 * torso_ + 2] - d.xipos[3 * foot_ + 2];
+    const double standing =
+        Tolerance(height, {.lower = kStandHeight, .upper = 2});
+    if (hopping_) {
+      const double hopping =
+          Tolerance(d.sensordata[speed_], {.lower = kHopSpeed,
+                                           .upper = kInfinity,
+                                           .margin = kHopSpeed / 2,
+                                           .sigmoid = Sigmoid::kLinear,
+                                           .value_at_margin = 0.5});
+      return standing * hopping;
+    }
+    const double small_control =
+        (MeanTolerance({d.ctrl, static_cast<std::size_t>(m.nu)},
+                       {.margin = 1,
+                        .sigmoid = Sigmoid::kQuadratic,
+                        .value_at_margin = 0}) +
+         4) /
+        5;
+    return standing * small_control;
+  }
+
+  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
+                 std::size_t /*first*/) const {}
+
+ private:
+  static constexpr double kStandHeight = 0.6;
+  static constexpr double kHopSpeed = 2;
+  bool hopping_;
+  int torso_;
+  int foot_;
+  int speed_;
+  int touch_toe_;
+  int touch_heel_;
+};
+
+}  // namespace
+
+void RegisterHopper(pybind11::module_& m) {
+  python::RegisterEnv<DmcEnv<Hopper>>(m, "Hopper");
+}
+
+}  // namespace envpool::dmc

@@ -1,0 +1,86 @@
+// Walker (dm_control suite/walker.py): a planar biped that stands, walks or
+// runs at a target speed (move_speed 0 means stand).
+#include <vector>
+
+#include "envpool/dmc/dmc_env.h"
+#include "envpool/dmc/register.h"
+
+namespace envpool::dmc {
+namespace {
+
+class Walker {
+ public:
+  static Config Options() {
+    return {
+        {"time_limit", 25.0}, {"control_timestep", 0.025}, {"move_speed", 0.0}};
+  }
+
+  static std::vector<ArraySpec> Observations(const mjModel& m,
+                                             const Config& /*config*/) {
+    return {Observation("orientations", {2 * (m.nbody - 1)}),
+            Observation("height", {}), Observation("velocity", {m.nv})};
+  }
+
+  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
+                                         const Config& /*config*/) {
+    return {};
+  }
+
+  Walker(const Config& config, const Physics& physics)
+      : move_speed_(config.Get<double>("move_speed")),
+        torso_(physics.Id(mjOBJ_BODY, "torso")),
+        speed_(physics.SensorAddr("torso_subtreelinvel")) {}
+
+  void Initialize(Physics& physics, Rng& rng) {
+    RandomizeLimitedAndRotationalJoints(physics, rng);
+  }
+
+  void Observe(const Physics& physics, Output& out) const {
+    const mjModel& m = physics.model();
+    const mjData& d = physics.data();
+    auto orientations = out.Obs<double>(0);
+    for (int b = 1; b < m.nbody; ++b) {
+      orientations[2 * (b - 1)] = d.xmat[9 * b];
+      orientations[2 * (b - 1) + 1] = d.xmat[9 * b + 2];
+    }
+    out.Obs<double>(1)[0] = d.xpos[3 * torso_ + 2];
+    std::copy_n(d.qvel, m.nv, out.Obs<double>(2).begin());
+  }
+
+  double Reward(const Physics& physics) const {
+    const mjData& d = physics.data();
+    const double standing =
+        Tolerance(d.xpos[3 * torso_ + 2], {.lower = kStandHeight,
+                                           .upper = kInfinity,
+                                           .margin = kStandHeight / 2});
+    const double upright = (1 + d.xmat[9 * torso_ + 8]) / 2;
+    const double stand_reward = (3 * standing + upright) / 4;
+    if (move_speed_ == 0) {
+      return stand_reward;
+    }
+    const double move_reward =
+        Tolerance(d.sensordata[speed_], {.lower = move_speed_,
+                                         .upper = kInfinity,
+                                         .margin = move_speed_ / 2,
+                                         .sigmoid = Sigmoid::kLinear,
+                                         .value_at_margin = 0.5});
+    return stand_reward * (5 * move_reward + 1) / 6;
+  }
+
+  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
+                 std::size_t /*first*/) const {}
+
+ private:
+  static constexpr double kStandHeight = 1.2;
+  double move_speed_;
+  int torso_;
+  int speed_;
+};
+
+}  // namespace
+
+void RegisterWalker(pybind11::module_& m) {
+  python::RegisterEnv<DmcEnv<Walker>>(m, "Walker");
+}
+
+}  // namespace envpool::dmc
