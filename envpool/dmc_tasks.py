@@ -264,6 +264,7 @@ for (_domain, _task), (_cls, _task_options) in TASKS.items():
         task_id(_domain, _task),
         f"envpool.dmc_tasks:{_cls}",
         convert_options=_model_option_converter(_domain, _task_options),
+        render_fps=lambda config: round(1.0 / float(config["control_timestep"])),
         family=_FAMILY,
         **_own,
     )

@@ -14,6 +14,9 @@ finger, manipulator) must agree within one ulp: numpy computes log1p with Intel'
 SVML kernel on AVX512 CPUs, which differs from libm's in the last bit for a few
 percent of arguments; every other observation key is bit-identical.
 
+Frames (the ``pixels`` observation of from_pixels=True) are compared with
+dm_control's ``physics.render`` of the same state, pixel for pixel.
+
 Initial states are compared as distributions (two-sample Kolmogorov-Smirnov per
 coordinate of qpos and of the randomised model values). Options and bad input
 are checked as behaviour.
@@ -31,6 +34,8 @@ import pytest
 import envpool
 from envpool import dmc_tasks
 
+# dm_control picks its renderer when imported; EGL is the offscreen one envpool uses.
+os.environ.setdefault("MUJOCO_GL", "egl")
 pytest.importorskip("dm_control")
 with warnings.catch_warnings():  # glfw's "no DISPLAY" warning on import
     warnings.simplefilter("ignore")
@@ -263,3 +268,58 @@ def test_dm_control_version_mismatch_is_an_import_error_naming_the_fix(monkeypat
     monkeypatch.setattr(dmc_tasks.metadata, "version", fake_version)
     with pytest.raises(ImportError, match=r"dm-control==1\.0\.50"):
         dmc_tasks.model_file("cartpole", n_poles=5)
+
+
+@pytest.mark.parametrize(
+    ("task_id", "camera_id"), [("CheetahRun-v1", 0), ("WalkerWalk-v1", 1), ("ReacherEasy-v1", 0)]
+)
+def test_pixels_equal_dm_controls_render(task_id, camera_id):
+    domain, task = dmc_tasks.domain_task(task_id)
+    num_envs = 3  # frames drawn from both worker threads
+    env = envpool.make(
+        task_id,
+        env_type="dm",
+        num_envs=num_envs,
+        num_threads=2,
+        seed=4,
+        from_pixels=True,
+        pixels_only=False,
+        camera_id=camera_id,
+        width=80,
+        height=60,
+    )
+    try:
+        ts = env.reset()
+    except envpool.EnvError as exc:
+        if "EGL" in str(exc) and not os.environ.get("ENVPOOL_REQUIRE_RENDER"):
+            pytest.skip(f"no offscreen OpenGL here: {exc}")
+        raise
+    assert list(env.spec.observation_spec)[-1] == "pixels"
+    refs = [_load(domain, task) for _ in range(num_envs)]
+    for i, ref in enumerate(refs):
+        dmc_tasks.start_dm_control_episode(ref, ts.observation, i)
+    rng = np.random.default_rng(0)
+    spec = refs[0].action_spec()
+    for step in range(15):
+        actions = rng.uniform(spec.minimum, spec.maximum, size=(num_envs, *spec.shape))
+        ts = env.step(actions)
+        for i, ref in enumerate(refs):
+            ref.step(actions[i])
+            frame = ref.physics.render(60, 80, camera_id=camera_id)
+            np.testing.assert_array_equal(
+                ts.observation["pixels"][i], frame, err_msg=f"env {i} step {step}"
+            )
+    env.close()
+
+
+def test_pixels_only_observation_holds_only_the_frame():
+    try:
+        env = envpool.make("CartpoleSwingup-v1", num_envs=2, from_pixels=True)
+        obs, _ = env.reset()
+    except envpool.EnvError as exc:
+        if "EGL" in str(exc) and not os.environ.get("ENVPOOL_REQUIRE_RENDER"):
+            pytest.skip(f"no offscreen OpenGL here: {exc}")
+        raise
+    assert list(obs) == ["pixels"] and obs["pixels"].shape == (2, 84, 84, 3)
+    assert obs["pixels"].dtype == np.uint8 and obs["pixels"].std() > 0
+    env.close()

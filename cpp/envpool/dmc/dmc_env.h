@@ -81,11 +81,11 @@ class DmcEnv {
   using Action = std::span<const double>;
 
   static Config DefaultConfig() {
-    Config config{{"model_file", std::string()},
-                  {"frame_skip", std::int64_t{1}},
-                  {"width", std::int64_t{84}},
-                  {"height", std::int64_t{84}},
-                  {"camera_id", std::int64_t{0}}};
+    Config config{
+        {"model_file", std::string()}, {"frame_skip", std::int64_t{1}},
+        {"from_pixels", false},        {"pixels_only", true},
+        {"width", std::int64_t{84}},   {"height", std::int64_t{84}},
+        {"camera_id", std::int64_t{0}}};
     const Config task_options = Task::Options();
     for (const auto& [name, value] : task_options.items()) {
       config.Set(name, value);
@@ -98,8 +98,15 @@ class DmcEnv {
     std::vector<ArraySpec> info = Task::TaskInfo(physics.model(), config);
     info.push_back(MakeArray<double>("qpos0", {physics.model().nq}));
     info.push_back(MakeArray<double>("qvel0", {physics.model().nv}));
-    return {MakeDict("obs", Task::Observations(physics.model(), config)),
-            ActionSpec(physics.model()), std::move(info)};
+    std::vector<ArraySpec> keys;
+    if (!config.Get<bool>("from_pixels") || !config.Get<bool>("pixels_only")) {
+      keys = Task::Observations(physics.model(), config);
+    }
+    if (config.Get<bool>("from_pixels")) {
+      keys.push_back(MakeArray<std::uint8_t>("pixels", RenderShape(config)));
+    }
+    return {MakeDict("obs", std::move(keys)), ActionSpec(physics.model()),
+            std::move(info)};
   }
 
   explicit DmcEnv(const Config& config)
@@ -115,7 +122,12 @@ class DmcEnv {
         qvel0_(physics_.model().nv),
         width_(static_cast<int>(config.Get<std::int64_t>("width"))),
         height_(static_cast<int>(config.Get<std::int64_t>("height"))),
-        camera_id_(static_cast<int>(config.Get<std::int64_t>("camera_id"))) {
+        camera_id_(static_cast<int>(config.Get<std::int64_t>("camera_id"))),
+        from_pixels_(config.Get<bool>("from_pixels")),
+        task_observed_(!from_pixels_ || !config.Get<bool>("pixels_only")),
+        pixels_key_(task_observed_
+                        ? Task::Observations(physics_.model(), config).size()
+                        : 0) {
     if (camera_id_ < -1 || camera_id_ >= physics_.model().ncam) {
       throw std::invalid_argument(
           "option 'camera_id' must be -1 (the free camera) or one of the "
@@ -140,7 +152,7 @@ class DmcEnv {
     std::ranges::copy(qvel0_, physics_.data().qvel);
     physics_.AfterReset();
     step_count_ = 0;
-    task_.Observe(physics_, out);
+    Observe(out);
     task_.WriteInfo(physics_, out, 0);
     std::ranges::copy(qpos0_, out.Info<double>(qpos0_index_).begin());
     std::ranges::copy(qvel0_, out.Info<double>(qpos0_index_ + 1).begin());
@@ -161,7 +173,7 @@ class DmcEnv {
       }
     }
     out.reward = reward;
-    task_.Observe(physics_, out);
+    Observe(out);
   }
 
   static std::vector<std::int64_t> RenderShape(const Config& config) {
@@ -177,6 +189,17 @@ class DmcEnv {
   }
 
  private:
+  // The task's keys, then with from_pixels the camera's frame (dm_control's
+  // pixels.Wrapper; pixels_only leaves the task's keys out).
+  void Observe(Output& out) {
+    if (task_observed_) {
+      task_.Observe(physics_, out);
+    }
+    if (from_pixels_) {
+      Render(out.Obs<std::uint8_t>(pixels_key_));
+    }
+  }
+
   static std::string ModelFile(const Config& config) {
     auto path = config.Get<std::string>("model_file");
     if (path.empty()) {
@@ -218,6 +241,9 @@ class DmcEnv {
   int width_;
   int height_;
   int camera_id_;
+  bool from_pixels_;
+  bool task_observed_;
+  std::size_t pixels_key_;
   std::unique_ptr<mujoco::EglRenderer> renderer_;
 };
 

@@ -10,12 +10,17 @@
 #include <mujoco/mujoco.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
+#include <deque>
+#include <exception>
+#include <functional>
 #include <mutex>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace envpool::mujoco {
@@ -192,7 +197,69 @@ struct CameraConfig {
   double distance = 0.0;  // <= 0: the model's extent
   double elevation = -45.0;
   std::vector<double> lookat{};  // empty: the median of the geoms
-  int camera_id = -1;          // >= 0: the model's fixed camera with this id
+  int camera_id = -1;            // >= 0: the model's fixed camera with this id
+};
+
+// The one thread that makes every OpenGL call in the process. Mesa's EGL
+// fails ("Shadow framebuffer is not complete", EGL_BAD_ACCESS) once contexts
+// are made or used on several threads, as the envs' worker threads would;
+// each frame is instead drawn here while the env's thread waits.
+class GlThread {
+ public:
+  static GlThread& Get() {
+    // Never destroyed: the thread may still hold contexts at exit.
+    static auto* thread = new GlThread();
+    return *thread;
+  }
+
+  // Runs `job` on the GL thread and returns when it is done, rethrowing what
+  // it threw.
+  void Run(const std::function<void()>& job) {
+    std::exception_ptr error;
+    bool done = false;
+    {
+      const std::lock_guard lock(mutex_);
+      jobs_.push_back([&] {
+        try {
+          job();
+        } catch (...) {
+          error = std::current_exception();
+        }
+        const std::lock_guard done_lock(mutex_);
+        done = true;
+        done_.notify_all();
+      });
+    }
+    wake_.notify_one();
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [&] { return done; });
+    if (error) {
+      std::rethrow_exception(error);
+    }
+  }
+
+ private:
+  GlThread() {
+    std::thread([this] { Loop(); }).detach();
+  }
+
+  [[noreturn]] void Loop() {
+    while (true) {
+      std::function<void()> job;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return !jobs_.empty(); });
+        job = std::move(jobs_.front());
+        jobs_.pop_front();
+      }
+      job();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  std::deque<std::function<void()>> jobs_;
 };
 
 // One env's renderer: its own GL context, scene and MuJoCo render context,
@@ -208,19 +275,28 @@ class EglRenderer {
       return;
     }
     try {
-      auto& library = egl::Library::Get();
-      library.MakeCurrent(context_);
-      mjr_freeContext(&render_context_);
-      mjv_freeScene(&scene_);
-      library.DestroyContext(context_);
+      GlThread::Get().Run([this] {
+        auto& library = egl::Library::Get();
+        library.MakeCurrent(context_);
+        mjr_freeContext(&render_context_);
+        mjv_freeScene(&scene_);
+        library.DestroyContext(context_);
+      });
     } catch (const std::exception&) {  // NOLINT(bugprone-empty-catch)
       // The context is gone with the process; nothing else to release.
     }
     mj_deleteModel(model_);
   }
 
-  // Draws the current state into `rgb` (height x width x 3, top row first).
+  // Draws the current state into `rgb` (height x width x 3, top row first),
+  // on the GL thread.
   void Render(const mjModel& model, mjData& data, std::span<std::uint8_t> rgb) {
+    GlThread::Get().Run([&] { RenderHere(model, data, rgb); });
+  }
+
+ private:
+  void RenderHere(const mjModel& model, mjData& data,
+                  std::span<std::uint8_t> rgb) {
     auto& library = egl::Library::Get();
     if (context_ == nullptr) {
       Create(library, model, data);
@@ -241,7 +317,6 @@ class EglRenderer {
     }
   }
 
- private:
   void Create(egl::Library& library, const mjModel& model, const mjData& data) {
     context_ = library.CreateContext();
     library.MakeCurrent(context_);
