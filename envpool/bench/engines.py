@@ -227,7 +227,7 @@ class EnvpoolEngine(Engine):
     async_capable = True
 
     def measure(self, case: Case) -> float:
-        if not case.task.is_mujoco:
+        if case.task.family not in ("mujoco", "dmc"):
             return super().measure(case)
         with mujoco_timer_off():
             return super().measure(case)
@@ -236,8 +236,11 @@ class EnvpoolEngine(Engine):
     def open(self, case: Case) -> Iterator[Runner]:
         import envpool
 
+        # DMC tasks through the dm_env API, their native one (and the original's)
+        dm = case.task.family == "dmc"
         env = envpool.make(
             case.task.task_id,
+            env_type="dm" if dm else "gymnasium",
             num_envs=case.num_envs,
             batch_size=case.batch_size if case.is_async else None,
             num_threads=case.num_threads,
@@ -249,9 +252,12 @@ class EnvpoolEngine(Engine):
                 env.async_reset()
                 rows = case.rows
 
+                def env_ids() -> Any:
+                    return env.recv().observation["env_id"] if dm else env.recv()[4]["env_id"]
+
                 def run(k: int) -> int:
                     for a in itertools.islice(actions, k):
-                        env.send(a, env.recv()[4]["env_id"])
+                        env.send(a, env_ids())
                     return k * rows
 
             else:
@@ -490,9 +496,16 @@ PEER_SCRIPT = textwrap.dedent(
         sys.exit("its envpool is this package (it has envpool.bench), not the original EnvPool")
 
     task, n, batch, threads, seconds = sys.argv[1], *map(int, sys.argv[2:5]), float(sys.argv[5])
-    env = envpool.make_gymnasium(task, num_envs=n, batch_size=batch, num_threads=threads, seed=0)
-    space = getattr(env, "single_action_space", env.action_space)  # one env's space
+    dm = len(sys.argv) > 6 and sys.argv[6] == "dm"
+    make = envpool.make_dm if dm else envpool.make_gymnasium
+    env = make(task, num_envs=n, batch_size=batch, num_threads=threads, seed=0)
     rng = np.random.default_rng(0)
+    if dm:
+        spec = env.action_spec()
+        space = type("Box", (), {"low": spec.minimum, "high": spec.maximum,
+                                 "shape": spec.shape, "dtype": spec.dtype})
+    else:
+        space = getattr(env, "single_action_space", env.action_space)  # one env's space
     if hasattr(space, "n"):
         acts = [rng.integers(0, space.n, size=batch).astype(np.int32) for _ in range(64)]
     else:
@@ -501,7 +514,8 @@ PEER_SCRIPT = textwrap.dedent(
     if batch < n:
         env.async_reset()
         def one(a):
-            env.send(a, env.recv()[-1]["env_id"])
+            ids = env.recv().observation.env_id if dm else env.recv()[-1]["env_id"]
+            env.send(a, ids)
     else:
         env.reset()
         one = env.step
@@ -540,6 +554,8 @@ class OriginalEnvpoolEngine(Engine):
     def measure(self, case: Case) -> float:
         task = case.task.original_id
         args = [task, case.num_envs, case.rows, case.num_threads or 0, case.seconds]
+        if case.task.family == "dmc":  # the original's DMC gymnasium spaces fail to build
+            args.append("dm")
         try:
             done = subprocess.run(
                 [self.python, "-c", PEER_SCRIPT, *map(str, args)],
