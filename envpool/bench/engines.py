@@ -363,12 +363,20 @@ class DmControlLoopEngine(Engine):
 
     @contextlib.contextmanager
     def open(self, case: Case) -> Iterator[Runner]:
+        from absl import logging as absl_logging
         from dm_control import suite
 
         from envpool.dmc_tasks import domain_task
 
         domain, task = domain_task(case.task.task_id)
-        envs = [suite.load(domain, task, task_kwargs={"random": i}) for i in range(case.num_envs)]
+        verbosity = absl_logging.get_verbosity()
+        absl_logging.set_verbosity(absl_logging.ERROR)  # MuJoCo's per-load model warnings
+        try:
+            envs = [
+                suite.load(domain, task, task_kwargs={"random": i}) for i in range(case.num_envs)
+            ]
+        finally:
+            absl_logging.set_verbosity(verbosity)
         actions = case.actions()
         for env in envs:
             env.reset()
