@@ -223,6 +223,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def _describe_dm(spec: Any) -> str:
+    if isinstance(spec, dict):  # a dict observation: its keys in the env's order
+        return "{" + ", ".join(f"{k}: {_describe_dm(v)}" for k, v in spec.items()) + "}"
     text = f"{type(spec).__name__}(shape={tuple(spec.shape)}, dtype={np.dtype(spec.dtype)}"
     if hasattr(spec, "num_values"):
         text += f", num_values={spec.num_values}"
@@ -286,7 +288,8 @@ def cmd_info(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         "options (envpool.make keyword = default):" if options else "options: none",
     ]
     width = max((len(k) for k in options), default=0)
-    computed = set(task.default_options()) - set(task.options)
+    # options an option hook or converter fills in itself (a ROM's path, a DMC model file)
+    computed = (set(task.default_options()) - set(task.options)) | set(task.convert_options({}))
     for key, value in options.items():
         note = "  (filled in when a pool is made)" if key in computed else ""
         lines.append(f"  {key.ljust(width)} = {value!r}{note}")

@@ -233,6 +233,13 @@ def _model_option_converter(
     domain: str, defaults: Mapping[str, Any]
 ) -> Callable[[dict[str, Any]], dict[str, Any]]:
     def convert(options: dict[str, Any]) -> dict[str, Any]:
+        if "random" in options:
+            raise TypeError(
+                "option 'random' (dm_control's task seed) is make()'s seed here: "
+                "envpool.make(task_id, seed=s) seeds env i with s + i"
+            )
+        if "model_file" in options:
+            raise TypeError("option 'model_file' is set by envpool from the installed dm_control")
         model_options = {}
         for name, low in _MODEL_OPTIONS.get(domain, {}).items():
             value = options.pop(name, defaults.get(name, low))

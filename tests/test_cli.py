@@ -210,3 +210,10 @@ def test_peer_python_must_hold_the_original() -> None:
     assert done.returncode == 0, done.stderr
     assert "not the original EnvPool" in done.stdout
     assert "| original EnvPool" not in done.stdout
+
+
+def test_info_describes_a_dict_observation() -> None:
+    done = run("info", "CheetahRun-v1")
+    assert done.returncode == 0, done.stderr
+    assert "dm observation     {position: BoundedArray(shape=(8,)" in done.stdout
+    assert "model_file" in done.stdout and "(filled in when a pool is made)" in done.stdout

@@ -233,6 +233,11 @@ def test_unknown_task_option_names_it(option):
         envpool.make("CartpoleSwingup-v1", num_envs=1, **option)
 
 
+def test_dm_controls_random_option_points_to_seed():
+    with pytest.raises(TypeError, match="seed"):
+        envpool.make("CartpoleSwingup-v1", num_envs=1, random=3)
+
+
 @pytest.mark.parametrize("value", [0, -1, 2.5, "3", True])
 def test_bad_n_poles_is_a_value_error(value):
     with pytest.raises(ValueError, match="n_poles"):
