@@ -22,6 +22,7 @@ import importlib.util
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable, Mapping
 from importlib import metadata
 from typing import Any
@@ -205,6 +206,12 @@ def _model(domain: str, model_options: Mapping[str, Any]) -> bytes:
 
 
 _model_dir: str | None = None
+_model_dir_lock = threading.Lock()
+
+
+def _remove_model_dir(path: str, owner: int) -> None:
+    if os.getpid() == owner:  # not in a forked child that exits through atexit
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def model_file(domain: str, **model_options: Any) -> str:
@@ -212,9 +219,15 @@ def model_file(domain: str, **model_options: Any) -> str:
     assets to this process's model folder; returns the model's path."""
     global _model_dir
     xml = _model(domain, model_options)
+    with _model_dir_lock:
+        return _write_model(domain, xml)
+
+
+def _write_model(domain: str, xml: bytes) -> str:
+    global _model_dir
     if _model_dir is None:
         _model_dir = tempfile.mkdtemp(prefix="envpool-dmc-")
-        atexit.register(shutil.rmtree, _model_dir, True)
+        atexit.register(_remove_model_dir, _model_dir, os.getpid())
         common = os.path.join(_model_dir, "common")
         os.makedirs(common)
         for name in _COMMON_ASSETS:
