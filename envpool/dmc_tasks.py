@@ -217,7 +217,6 @@ def _remove_model_dir(path: str, owner: int) -> None:
 def model_file(domain: str, **model_options: Any) -> str:
     """Writes the domain's model (with its model options) and the suite's common
     assets to this process's model folder; returns the model's path."""
-    global _model_dir
     xml = _model(domain, model_options)
     with _model_dir_lock:
         return _write_model(domain, xml)
