@@ -16,6 +16,7 @@ any episode can be replayed in dm_control.
 from __future__ import annotations
 
 import atexit
+import ctypes
 import hashlib
 import importlib
 import importlib.util
@@ -314,8 +315,85 @@ def start_dm_control_episode(env: Any, info: Mapping[str, Any], index: int = 0) 
     return dm_env.restart(observation)
 
 
+# numpy's PyUFuncObject, whose leading fields are stable public ABI in numpy 1.x and 2.x:
+# PyObject_HEAD; int nin, nout, nargs, identity; functions; data; int ntypes, reserved1;
+# const char *name; const char *types.
+_UFUNC_FUNCTIONS = 2 * ctypes.sizeof(ctypes.c_void_p) + 4 * ctypes.sizeof(ctypes.c_int)
+_UFUNC_DATA = _UFUNC_FUNCTIONS + ctypes.sizeof(ctypes.c_void_p)
+_UFUNC_NTYPES = _UFUNC_DATA + ctypes.sizeof(ctypes.c_void_p)
+_UFUNC_NAME = _UFUNC_NTYPES + 2 * ctypes.sizeof(ctypes.c_int)
+_UFUNC_TYPES = _UFUNC_NAME + ctypes.sizeof(ctypes.c_void_p)
+_NPY_DOUBLE = np.dtype(np.float64).num
+_UFUNC_LOOP = ctypes.CFUNCTYPE(
+    None,
+    ctypes.POINTER(ctypes.c_void_p),
+    ctypes.POINTER(ctypes.c_ssize_t),
+    ctypes.POINTER(ctypes.c_ssize_t),
+    ctypes.c_void_p,
+)
+
+
+def _float64_loop(ufunc: np.ufunc) -> tuple[int, int] | None:
+    """The address of `ufunc`'s float64 -> float64 inner loop and its data, or None
+    where the ufunc object does not look as expected (the C++ then uses libm)."""
+
+    def pointer(offset: int) -> int:
+        return ctypes.c_void_p.from_address(id(ufunc) + offset).value or 0
+
+    ntypes = ctypes.c_int.from_address(id(ufunc) + _UFUNC_NTYPES).value
+    name = pointer(_UFUNC_NAME)
+    if ntypes != ufunc.ntypes or not name or ctypes.string_at(name).decode() != ufunc.__name__:
+        return None
+    functions, data, types = pointer(_UFUNC_FUNCTIONS), pointer(_UFUNC_DATA), pointer(_UFUNC_TYPES)
+    for i in range(ntypes):
+        signature = ctypes.string_at(types + i * ufunc.nargs, ufunc.nargs)
+        if all(t == _NPY_DOUBLE for t in signature):
+            loop = ctypes.c_void_p.from_address(functions + i * ctypes.sizeof(ctypes.c_void_p))
+            extra = ctypes.c_void_p.from_address(data + i * ctypes.sizeof(ctypes.c_void_p))
+            found = (loop.value or 0, extra.value or 0)
+            return found if found[0] and _loop_agrees(ufunc, found) else None
+    return None
+
+
+def _loop_agrees(ufunc: np.ufunc, found: tuple[int, int]) -> bool:
+    """Whether the loop gives the ufunc's own results on a few arguments."""
+    loop = _UFUNC_LOOP(found[0])
+    checked = 0
+    for x in (0.25, 0.5, 0.9375, 1.5, 3.0):  # in the domain of each of the functions
+        with np.errstate(all="ignore"):
+            expected = float(ufunc(np.float64(x)))
+        if np.isnan(expected):
+            continue
+        given, out = ctypes.c_double(x), ctypes.c_double()
+        args = (ctypes.c_void_p * 2)(ctypes.addressof(given), ctypes.addressof(out))
+        size = (ctypes.c_ssize_t * 1)(1)
+        steps = (ctypes.c_ssize_t * 2)(8, 8)
+        loop(args, size, steps, found[1])
+        if out.value != expected:
+            return False
+        checked += 1
+    return checked >= 2
+
+
+_numpy_loops_installed = False
+NUMPY_LOOPS: list[str] = []
+"""The numpy functions whose own float64 kernels the DMC envs call (all of
+``envpool._dmc.NUMPY_FUNCTIONS`` unless numpy's ufunc objects look unexpected;
+libm stands in for the rest, which may differ from numpy in the last bit)."""
+
+
 def _load_library() -> None:
+    """Loads envpool._dmc (libmujoco first) and hands it numpy's float64 loops."""
+    global _numpy_loops_installed
     mujoco_tasks._load_library()
+    module = importlib.import_module(_DMC)
+    if not _numpy_loops_installed:
+        for name in module.NUMPY_FUNCTIONS:
+            found = _float64_loop(getattr(np, name))
+            if found is not None:
+                module.set_numpy_loop(name, *found)
+                NUMPY_LOOPS.append(name)
+        _numpy_loops_installed = True
 
 
 def __getattr__(name: str) -> Any:

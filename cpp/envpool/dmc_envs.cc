@@ -2,11 +2,32 @@
 // libmujoco, as envpool._mujoco does). One domain per file in dmc/.
 #include <pybind11/pybind11.h>
 
+#include <cstdint>
+#include <string>
+
+#include "envpool/dmc/numpy_math.h"
 #include "envpool/dmc/register.h"
 #include "envpool/mujoco/mujoco_module.h"
 
 PYBIND11_MODULE(_dmc, m) {
   envpool::mujoco::InitMujocoModule(m);
+  m.def(
+      "set_numpy_loop",
+      [](const std::string& name, std::uintptr_t loop, std::uintptr_t data) {
+        if (!envpool::dmc::NumpyMath::Get().Set(name, loop, data)) {
+          throw pybind11::value_error("no numpy function " + name +
+                                      " is used by the DMC tasks");
+        }
+      },
+      "Installs numpy's float64 inner loop for `name` (envpool.dmc_tasks "
+      "calls it once, before any pool is made).");
+  m.attr("NUMPY_FUNCTIONS") = [] {
+    pybind11::list names;
+    for (auto name : envpool::dmc::kNumpyFuncNames) {
+      names.append(std::string(name));
+    }
+    return names;
+  }();
   namespace dmc = envpool::dmc;
   dmc::RegisterAcrobot(m);
   dmc::RegisterBallInCup(m);

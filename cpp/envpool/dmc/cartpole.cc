@@ -90,15 +90,18 @@ class Cartpole {
       upright_[b - 2] = (d.xmat[9 * b + 8] + 1) / 2;
     }
     const double centered = (1 + Tolerance(cart_position, {.margin = 2})) / 2;
-    const double small_control =
-        (4 + Tolerance(d.ctrl[0], {.margin = 1,
-                                   .sigmoid = Sigmoid::kQuadratic,
-                                   .value_at_margin = 0})) /
-        5;
+    // tolerance of the control and velocity arrays
+    const double small_control = (4 + Tolerance(d.ctrl[0],
+                                                {.margin = 1,
+                                                 .sigmoid = Sigmoid::kQuadratic,
+                                                 .value_at_margin = 0},
+                                                Operand::kArrayElement)) /
+                                 5;
     double small_velocity = kInfinity;
     for (int i = 1; i < m.nv; ++i) {
       small_velocity =
-          std::min(small_velocity, Tolerance(d.qvel[i], {.margin = 5}));
+          std::min(small_velocity,
+                   Tolerance(d.qvel[i], {.margin = 5}, Operand::kArrayElement));
     }
     small_velocity = (1 + small_velocity) / 2;
     return Mean(upright_) * small_control * small_velocity * centered;

@@ -75,8 +75,8 @@ class Finger {
       const double hinge_z = d.xanchor[3 * hinge_ + 2];
       const double radius = mujoco::NumpySum(m.geom_size + 3 * cap1_, 3,
                                              [](double v) { return v; });
-      m.site_pos[3 * target_] = hinge_x + radius * std::sin(angle);
-      m.site_pos[3 * target_ + 2] = hinge_z + radius * std::cos(angle);
+      m.site_pos[3 * target_] = hinge_x + radius * NpSin(angle);
+      m.site_pos[3 * target_ + 2] = hinge_z + radius * NpCos(angle);
       m.site_size[3 * target_] = target_radius_;
     } else {
       m.site_rgba[4 * target_ + 3] = 0;
@@ -98,8 +98,8 @@ class Finger {
     velocity[1] = s[distal_velocity_];
     velocity[2] = s[hinge_velocity_];
     auto touch = out.Obs<double>(2);
-    touch[0] = std::log1p(s[touchtop_]);
-    touch[1] = std::log1p(s[touchbottom_]);
+    touch[0] = NpLog1p(s[touchtop_]);
+    touch[1] = NpLog1p(s[touchbottom_]);
     if (turn_) {
       auto target = out.Obs<double>(3);
       target[0] = s[target_sensor_] - s[spinner_];

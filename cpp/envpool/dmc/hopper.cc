@@ -45,8 +45,8 @@ class Hopper {
     std::copy_n(d.qpos + 1, m.nq - 1, out.Obs<double>(0).begin());
     std::copy_n(d.qvel, m.nv, out.Obs<double>(1).begin());
     auto touch = out.Obs<double>(2);
-    touch[0] = std::log1p(d.sensordata[touch_toe_]);
-    touch[1] = std::log1p(d.sensordata[touch_heel_]);
+    touch[0] = NpLog1p(d.sensordata[touch_toe_]);
+    touch[1] = NpLog1p(d.sensordata[touch_heel_]);
   }
 
   double Reward(const Physics& physics) const {

@@ -165,13 +165,13 @@ class Manipulator {
     auto arm_pos = out.Obs<double>(0);
     auto arm_vel = out.Obs<double>(1);
     for (std::size_t i = 0; i < kArmJoints.size(); ++i) {
-      arm_pos[2 * i] = std::sin(d.qpos[arm_qpos_[i]]);
-      arm_pos[2 * i + 1] = std::cos(d.qpos[arm_qpos_[i]]);
+      arm_pos[2 * i] = NpSin(d.qpos[arm_qpos_[i]]);
+      arm_pos[2 * i + 1] = NpCos(d.qpos[arm_qpos_[i]]);
       arm_vel[i] = d.qvel[arm_dof_[i]];
     }
     auto touch = out.Obs<double>(2);
     for (std::size_t i = 0; i < kTouchSensors.size(); ++i) {
-      touch[i] = std::log1p(d.sensordata[touch_[i]]);
+      touch[i] = NpLog1p(d.sensordata[touch_[i]]);
     }
     if (!fully_observable_) {
       return;
@@ -216,8 +216,8 @@ class Manipulator {
                         double angle) {
     m.body_pos[3 * body] = x;
     m.body_pos[3 * body + 2] = z;
-    m.body_quat[4 * body] = std::cos(angle / 2);
-    m.body_quat[4 * body + 2] = std::sin(angle / 2);
+    m.body_quat[4 * body] = NpCos(angle / 2);
+    m.body_quat[4 * body + 2] = NpSin(angle / 2);
   }
 
   // x, z, qw, qy of a body.

@@ -48,8 +48,8 @@ class Reacher {
     RandomizeLimitedAndRotationalJoints(physics, rng);
     const double angle = rng.Uniform(0, 2 * std::numbers::pi);
     const double radius = rng.Uniform(0.05, 0.20);
-    m.geom_pos[3 * target_] = radius * std::sin(angle);
-    m.geom_pos[3 * target_ + 1] = radius * std::cos(angle);
+    m.geom_pos[3 * target_] = radius * NpSin(angle);
+    m.geom_pos[3 * target_ + 1] = radius * NpCos(angle);
   }
 
   void Observe(const Physics& physics, Output& out) const {

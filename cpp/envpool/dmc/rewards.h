@@ -2,21 +2,24 @@
 // the suite's tasks apply, in numpy's order of operations.
 //
 // Sums and means follow numpy's pairwise order; dot products and norms follow
-// the FMA chains of the BLAS numpy ships on x86-64 (OpenBLAS), so observations
-// built from them are bit-identical. exp, log, cosh and friends come from
-// libm, while numpy may use its own SIMD kernels: those results can differ in
-// the last bit, so rewards are equal to within a few ulp, not bit for bit.
+// the FMA chains of the BLAS numpy ships on x86-64 (OpenBLAS); exp, log, cosh
+// and friends are numpy's own kernels (numpy_math.h). So rewards are equal to
+// dm_control's bit for bit.
 #ifndef ENVPOOL_DMC_REWARDS_H_
 #define ENVPOOL_DMC_REWARDS_H_
+
+#include <math.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <numbers>
 #include <span>
 #include <stdexcept>
 
+#include "envpool/dmc/numpy_math.h"
 #include "envpool/mujoco/numpy_sum.h"
 
 namespace envpool::dmc {
@@ -34,33 +37,46 @@ enum class Sigmoid {
   kTanhSquared,
 };
 
+// How numpy squares (x ** 2) what tolerance computes from its argument. A
+// numpy scalar (np.float64, what tolerance of a scalar works on) calls C's
+// pow(x, 2.0), which glibc does not always round as x * x; an array squares
+// each element as x * x.
+enum class Operand : std::uint8_t { kScalar, kArrayElement };
+
+inline double Square(double x, Operand operand) {
+  if (operand == Operand::kArrayElement) {
+    return x * x;
+  }
+  // Through a volatile pointer, or the compiler turns pow(x, 2) into x * x.
+  static double (*volatile const pow_of)(double, double) = &::pow;
+  return pow_of(x, 2.0);
+}
+
 // rewards._sigmoids for one value: 1 at x == 0, `value_at_1` at |x| == 1.
-inline double SigmoidValue(double x, double value_at_1, Sigmoid sigmoid) {
+inline double SigmoidValue(double x, double value_at_1, Sigmoid sigmoid,
+                           Operand operand) {
   switch (sigmoid) {
     case Sigmoid::kGaussian: {
-      const double scale = std::sqrt(-2 * std::log(value_at_1));
-      const double scaled = x * scale;
-      return std::exp(-0.5 * (scaled * scaled));
+      const double scale = std::sqrt(-2 * NpLog(value_at_1));
+      return NpExp(-0.5 * Square(x * scale, operand));
     }
     case Sigmoid::kHyperbolic: {
-      const double scale = std::acosh(1 / value_at_1);
-      return 1 / std::cosh(x * scale);
+      const double scale = NpArccosh(1 / value_at_1);
+      return 1 / NpCosh(x * scale);
     }
     case Sigmoid::kLongTail: {
       const double scale = std::sqrt(1 / value_at_1 - 1);
-      const double scaled = x * scale;
-      return 1 / (scaled * scaled + 1);
+      return 1 / (Square(x * scale, operand) + 1);
     }
     case Sigmoid::kReciprocal: {
       const double scale = 1 / value_at_1 - 1;
       return 1 / (std::abs(x) * scale + 1);
     }
     case Sigmoid::kCosine: {
-      const double scale = std::acos(2 * value_at_1 - 1) / std::numbers::pi;
+      const double scale = NpArccos(2 * value_at_1 - 1) / std::numbers::pi;
       const double scaled = x * scale;
-      return std::abs(scaled) < 1
-                 ? (1 + std::cos(std::numbers::pi * scaled)) / 2
-                 : 0.0;
+      return std::abs(scaled) < 1 ? (1 + NpCos(std::numbers::pi * scaled)) / 2
+                                  : 0.0;
     }
     case Sigmoid::kLinear: {
       const double scaled = x * (1 - value_at_1);
@@ -68,12 +84,11 @@ inline double SigmoidValue(double x, double value_at_1, Sigmoid sigmoid) {
     }
     case Sigmoid::kQuadratic: {
       const double scaled = x * std::sqrt(1 - value_at_1);
-      return std::abs(scaled) < 1 ? 1 - scaled * scaled : 0.0;
+      return std::abs(scaled) < 1 ? 1 - Square(scaled, operand) : 0.0;
     }
     case Sigmoid::kTanhSquared: {
-      const double scale = std::atanh(std::sqrt(1 - value_at_1));
-      const double t = std::tanh(x * scale);
-      return 1 - t * t;
+      const double scale = NpArctanh(std::sqrt(1 - value_at_1));
+      return 1 - Square(NpTanh(x * scale), operand);
     }
   }
   throw std::invalid_argument("unknown sigmoid");
@@ -88,8 +103,10 @@ struct ToleranceArgs {
 };
 
 // rewards.tolerance for one value: 1 inside [lower, upper], falling off with
-// the distance to the nearest bound over `margin`.
-inline double Tolerance(double x, const ToleranceArgs& args) {
+// the distance to the nearest bound over `margin`. `operand` says whether
+// dm_control passes a scalar or an array holding x.
+inline double Tolerance(double x, const ToleranceArgs& args,
+                        Operand operand = Operand::kScalar) {
   const bool in_bounds = args.lower <= x && x <= args.upper;
   if (args.margin == 0) {
     return in_bounds ? 1.0 : 0.0;
@@ -99,14 +116,15 @@ inline double Tolerance(double x, const ToleranceArgs& args) {
   }
   const double d =
       (x < args.lower ? args.lower - x : x - args.upper) / args.margin;
-  return SigmoidValue(d, args.value_at_margin, args.sigmoid);
+  return SigmoidValue(d, args.value_at_margin, args.sigmoid, operand);
 }
 
 // np.mean of tolerance(x) over a short array.
 inline double MeanTolerance(std::span<const double> x,
                             const ToleranceArgs& args) {
-  const double sum = mujoco::NumpySum(
-      x.data(), x.size(), [&](double v) { return Tolerance(v, args); });
+  const double sum = mujoco::NumpySum(x.data(), x.size(), [&](double v) {
+    return Tolerance(v, args, Operand::kArrayElement);
+  });
   return sum / static_cast<double>(x.size());
 }
 

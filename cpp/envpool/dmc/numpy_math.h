@@ -1,0 +1,151 @@
+// numpy's own float64 kernels for the transcendental functions dm_control's
+// tasks apply (np.exp in rewards.tolerance, np.log1p on touch sensors, ...).
+//
+// numpy computes these with its own SIMD code where the CPU has it (AVX512F
+// and SVML on x86-64), whose results differ from libm's in the last bit for a
+// few to 30 percent of arguments. So that rewards and observations are bit
+// for bit dm_control's, envpool.dmc_tasks reads the address of each ufunc's
+// float64 inner loop from the numpy that is loaded, and the envs call that
+// loop on one element (each result depends on its own element only). Until it
+// has done so, or where a loop cannot be found, libm stands in.
+#ifndef ENVPOOL_DMC_NUMPY_MATH_H_
+#define ENVPOOL_DMC_NUMPY_MATH_H_
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace envpool::dmc {
+
+enum class NumpyFunc : std::uint8_t {
+  kExp,
+  kLog,
+  kLog1p,
+  kCosh,
+  kTanh,
+  kSin,
+  kCos,
+  kArccosh,
+  kArccos,
+  kArctanh,
+  kCount,
+};
+
+// numpy's names for them, in NumpyFunc's order.
+inline constexpr std::array<std::string_view,
+                            static_cast<std::size_t>(NumpyFunc::kCount)>
+    kNumpyFuncNames = {"exp", "log", "log1p",   "cosh",   "tanh",
+                       "sin", "cos", "arccosh", "arccos", "arctanh"};
+
+// A ufunc inner loop: numpy's PyUFuncGenericFunction.
+using UfuncLoop = void (*)(char** args, const std::ptrdiff_t* dimensions,
+                           const std::ptrdiff_t* steps, void* data);
+
+class NumpyMath {
+ public:
+  static NumpyMath& Get() {
+    static NumpyMath math;
+    return math;
+  }
+
+  // Installs numpy's loop for `name` (set once, before any env exists);
+  // false for a name not in kNumpyFuncNames.
+  bool Set(std::string_view name, std::uintptr_t loop, std::uintptr_t data) {
+    for (std::size_t i = 0; i < kNumpyFuncNames.size(); ++i) {
+      if (kNumpyFuncNames[i] == name) {
+        loops_[i] = reinterpret_cast<UfuncLoop>(loop);  // NOLINT
+        data_[i] = reinterpret_cast<void*>(data);       // NOLINT
+        return true;
+      }
+    }
+    return false;
+  }
+
+  bool Has(NumpyFunc f) const {
+    return loops_[static_cast<std::size_t>(f)] != nullptr;
+  }
+
+  double Call(NumpyFunc f, double x) const {
+    const auto i = static_cast<std::size_t>(f);
+    if (loops_[i] == nullptr) {
+      return Libm(f, x);
+    }
+    double out = 0.0;
+    std::array<char*, 2> args{reinterpret_cast<char*>(&x),     // NOLINT
+                              reinterpret_cast<char*>(&out)};  // NOLINT
+    const std::ptrdiff_t n = 1;
+    const std::array<std::ptrdiff_t, 2> steps{sizeof(double), sizeof(double)};
+    loops_[i](args.data(), &n, steps.data(), data_[i]);
+    return out;
+  }
+
+ private:
+  static double Libm(NumpyFunc f, double x) {
+    switch (f) {
+      case NumpyFunc::kExp:
+        return std::exp(x);
+      case NumpyFunc::kLog:
+        return std::log(x);
+      case NumpyFunc::kLog1p:
+        return std::log1p(x);
+      case NumpyFunc::kCosh:
+        return std::cosh(x);
+      case NumpyFunc::kTanh:
+        return std::tanh(x);
+      case NumpyFunc::kSin:
+        return std::sin(x);
+      case NumpyFunc::kCos:
+        return std::cos(x);
+      case NumpyFunc::kArccosh:
+        return std::acosh(x);
+      case NumpyFunc::kArccos:
+        return std::acos(x);
+      case NumpyFunc::kArctanh:
+        return std::atanh(x);
+      case NumpyFunc::kCount:
+        break;
+    }
+    return std::nan("");
+  }
+
+  std::array<UfuncLoop, kNumpyFuncNames.size()> loops_{};
+  std::array<void*, kNumpyFuncNames.size()> data_{};
+};
+
+// np.exp, np.log, ... of one float64.
+inline double NpExp(double x) {
+  return NumpyMath::Get().Call(NumpyFunc::kExp, x);
+}
+inline double NpLog(double x) {
+  return NumpyMath::Get().Call(NumpyFunc::kLog, x);
+}
+inline double NpLog1p(double x) {
+  return NumpyMath::Get().Call(NumpyFunc::kLog1p, x);
+}
+inline double NpCosh(double x) {
+  return NumpyMath::Get().Call(NumpyFunc::kCosh, x);
+}
+inline double NpTanh(double x) {
+  return NumpyMath::Get().Call(NumpyFunc::kTanh, x);
+}
+inline double NpSin(double x) {
+  return NumpyMath::Get().Call(NumpyFunc::kSin, x);
+}
+inline double NpCos(double x) {
+  return NumpyMath::Get().Call(NumpyFunc::kCos, x);
+}
+inline double NpArccosh(double x) {
+  return NumpyMath::Get().Call(NumpyFunc::kArccosh, x);
+}
+inline double NpArccos(double x) {
+  return NumpyMath::Get().Call(NumpyFunc::kArccos, x);
+}
+inline double NpArctanh(double x) {
+  return NumpyMath::Get().Call(NumpyFunc::kArctanh, x);
+}
+
+}  // namespace envpool::dmc
+
+#endif  // ENVPOOL_DMC_NUMPY_MATH_H_
