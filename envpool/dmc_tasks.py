@@ -375,11 +375,75 @@ def _loop_agrees(ufunc: np.ufunc, found: tuple[int, int]) -> bool:
     return checked >= 2
 
 
+def _numpy_blas() -> tuple[int, int, bool] | None:
+    """The addresses of cblas_ddot and cblas_dgemv in the BLAS numpy has loaded, and
+    whether they take 64-bit integers; None where none is found or they do not give
+    numpy's own results (the C++ then uses FMA chains)."""
+    try:
+        with open("/proc/self/maps") as maps:
+            paths = {
+                fields[-1]
+                for fields in map(str.split, maps)
+                if len(fields) >= 6 and "blas" in os.path.basename(fields[-1]).lower()
+            }
+    except OSError:
+        return None
+    # numpy's own copy (numpy.libs beside the package) before any other BLAS loaded
+    # by the process (scipy's, torch's): numpy's results decide which one is used.
+    numpy_libs = os.path.dirname(os.path.dirname(np.__file__))
+    for path in sorted(paths, key=lambda p: not p.startswith(os.path.join(numpy_libs, "numpy"))):
+        library = ctypes.CDLL(path)
+        for prefix, suffix in (("scipy_cblas_", "64_"), ("cblas_", "64_"), ("cblas_", "")):
+            ddot = getattr(library, f"{prefix}ddot{suffix}", None)
+            dgemv = getattr(library, f"{prefix}dgemv{suffix}", None)
+            if ddot is None or dgemv is None:
+                continue
+            integer = ctypes.c_int64 if suffix == "64_" else ctypes.c_int32
+            if _blas_agrees(ddot, dgemv, integer):
+                address = ctypes.cast(ddot, ctypes.c_void_p).value or 0
+                return address, ctypes.cast(dgemv, ctypes.c_void_p).value or 0, suffix == "64_"
+    return None
+
+
+def _blas_agrees(ddot: Any, dgemv: Any, integer: Any) -> bool:
+    """Whether ddot and dgemv give np.linalg.norm's and v.dot(m)'s results."""
+    pointer = ctypes.POINTER(ctypes.c_double)
+    ddot.restype, dgemv.restype = ctypes.c_double, None
+    ddot.argtypes = [integer, pointer, integer, pointer, integer]
+    dgemv.argtypes = [
+        ctypes.c_int,
+        ctypes.c_int,
+        integer,
+        integer,
+        ctypes.c_double,
+        pointer,
+        integer,
+        pointer,
+        integer,
+        ctypes.c_double,
+        pointer,
+        integer,
+    ]
+    rng = np.random.default_rng(0)
+    for _ in range(64):
+        x = rng.normal(size=3)
+        m = rng.normal(size=(3, 3))
+        out = np.zeros(3)
+        data = [a.ctypes.data_as(pointer) for a in (x, m, out)]
+        if np.sqrt(ddot(3, data[0], 1, data[0], 1)) != np.linalg.norm(x):
+            return False
+        dgemv(101, 112, 3, 3, 1.0, data[1], 3, data[0], 1, 0.0, data[2], 1)  # row-major, trans
+        if not np.array_equal(out, x.dot(m)):
+            return False
+    return True
+
+
 _numpy_loops_installed = False
 NUMPY_LOOPS: list[str] = []
 """The numpy functions whose own float64 kernels the DMC envs call (all of
 ``envpool._dmc.NUMPY_FUNCTIONS`` unless numpy's ufunc objects look unexpected;
-libm stands in for the rest, which may differ from numpy in the last bit)."""
+libm stands in for the rest, which may differ from numpy in the last bit), and
+"blas" when they call numpy's BLAS for dot products and norms."""
 
 
 def _load_library() -> None:
@@ -393,6 +457,10 @@ def _load_library() -> None:
             if found is not None:
                 module.set_numpy_loop(name, *found)
                 NUMPY_LOOPS.append(name)
+        blas = _numpy_blas()
+        if blas is not None:
+            module.set_numpy_blas(*blas)
+            NUMPY_LOOPS.append("blas")
         _numpy_loops_installed = True
 
 

@@ -21,6 +21,13 @@ PYBIND11_MODULE(_dmc, m) {
       },
       "Installs numpy's float64 inner loop for `name` (envpool.dmc_tasks "
       "calls it once, before any pool is made).");
+  m.def(
+      "set_numpy_blas",
+      [](std::uintptr_t ddot, std::uintptr_t dgemv, bool ilp64) {
+        envpool::dmc::NumpyMath::Get().SetBlas(ddot, dgemv, ilp64);
+      },
+      "Installs the cblas_ddot and cblas_dgemv of numpy's BLAS (ilp64: "
+      "64-bit integer arguments).");
   m.attr("NUMPY_FUNCTIONS") = [] {
     pybind11::list names;
     for (auto name : envpool::dmc::kNumpyFuncNames) {

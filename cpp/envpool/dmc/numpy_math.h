@@ -8,6 +8,11 @@
 // float64 inner loop from the numpy that is loaded, and the envs call that
 // loop on one element (each result depends on its own element only). Until it
 // has done so, or where a loop cannot be found, libm stands in.
+//
+// Likewise numpy takes x.dot(y), np.linalg.norm and vector-matrix products
+// from the BLAS it ships (OpenBLAS), whose kernels round differently from one
+// OpenBLAS version and CPU to the next: the envs call that BLAS's ddot and
+// dgemv, and without it an FMA chain (what OpenBLAS does on x86-64 with FMA).
 #ifndef ENVPOOL_DMC_NUMPY_MATH_H_
 #define ENVPOOL_DMC_NUMPY_MATH_H_
 
@@ -63,6 +68,50 @@ class NumpyMath {
     return false;
   }
 
+  // Installs the ddot and dgemv of numpy's BLAS; `ilp64`: 64-bit integer
+  // arguments (numpy's wheels), else 32-bit.
+  void SetBlas(std::uintptr_t ddot, std::uintptr_t dgemv, bool ilp64) {
+    ddot_ = ddot;
+    dgemv_ = dgemv;
+    ilp64_ = ilp64;
+  }
+
+  // x.dot(y) of two contiguous float64 vectors of length n.
+  double Dot(const double* x, const double* y, std::size_t n) const {
+    if (ddot_ != 0) {
+      if (ilp64_) {
+        return reinterpret_cast<Ddot<std::int64_t>>(ddot_)(  // NOLINT
+            static_cast<std::int64_t>(n), x, 1, y, 1);
+      }
+      return reinterpret_cast<Ddot<std::int32_t>>(ddot_)(  // NOLINT
+          static_cast<std::int32_t>(n), x, 1, y, 1);
+    }
+    double dot = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      dot = std::fma(x[i], y[i], dot);
+    }
+    return dot;
+  }
+
+  // v.dot(m) for a row-major 3x3 m: numpy's cblas_dgemv(RowMajor, Trans).
+  void VecMat3(const double* v, const double* m, double* out) const {
+    constexpr int kRowMajor = 101;
+    constexpr int kTrans = 112;
+    if (dgemv_ != 0) {
+      if (ilp64_) {
+        reinterpret_cast<Dgemv<std::int64_t>>(dgemv_)(  // NOLINT
+            kRowMajor, kTrans, 3, 3, 1.0, m, 3, v, 1, 0.0, out, 1);
+      } else {
+        reinterpret_cast<Dgemv<std::int32_t>>(dgemv_)(  // NOLINT
+            kRowMajor, kTrans, 3, 3, 1.0, m, 3, v, 1, 0.0, out, 1);
+      }
+      return;
+    }
+    for (int j = 0; j < 3; ++j) {
+      out[j] = std::fma(v[2], m[6 + j], std::fma(v[1], m[3 + j], v[0] * m[j]));
+    }
+  }
+
   bool Has(NumpyFunc f) const {
     return loops_[static_cast<std::size_t>(f)] != nullptr;
   }
@@ -72,13 +121,17 @@ class NumpyMath {
     if (loops_[i] == nullptr) {
       return Libm(f, x);
     }
-    double out = 0.0;
-    std::array<char*, 2> args{reinterpret_cast<char*>(&x),     // NOLINT
-                              reinterpret_cast<char*>(&out)};  // NOLINT
+    // Input and output 128 bytes apart: numpy's SIMD loops fall back to libm
+    // when the two overlap within a vector (numpy 1.26 checks 64 bytes), as
+    // two neighbouring locals would.
+    alignas(64) std::array<double, 32> buffer{};
+    buffer[0] = x;
+    std::array<char*, 2> args{reinterpret_cast<char*>(&buffer[0]),    // NOLINT
+                              reinterpret_cast<char*>(&buffer[16])};  // NOLINT
     const std::ptrdiff_t n = 1;
     const std::array<std::ptrdiff_t, 2> steps{sizeof(double), sizeof(double)};
     loops_[i](args.data(), &n, steps.data(), data_[i]);
-    return out;
+    return buffer[16];
   }
 
  private:
@@ -110,8 +163,19 @@ class NumpyMath {
     return std::nan("");
   }
 
+  template <typename Int>
+  using Ddot = double (*)(Int n, const double* x, Int incx, const double* y,
+                          Int incy);
+  template <typename Int>
+  using Dgemv = void (*)(int order, int trans, Int m, Int n, double alpha,
+                         const double* a, Int lda, const double* x, Int incx,
+                         double beta, double* y, Int incy);
+
   std::array<UfuncLoop, kNumpyFuncNames.size()> loops_{};
   std::array<void*, kNumpyFuncNames.size()> data_{};
+  std::uintptr_t ddot_ = 0;
+  std::uintptr_t dgemv_ = 0;
+  bool ilp64_ = true;
 };
 
 // np.exp, np.log, ... of one float64.

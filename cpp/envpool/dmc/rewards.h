@@ -1,10 +1,9 @@
 // dm_control's reward shaping (utils/rewards.py) and the few numpy reductions
 // the suite's tasks apply, in numpy's order of operations.
 //
-// Sums and means follow numpy's pairwise order; dot products and norms follow
-// the FMA chains of the BLAS numpy ships on x86-64 (OpenBLAS); exp, log, cosh
-// and friends are numpy's own kernels (numpy_math.h). So rewards are equal to
-// dm_control's bit for bit.
+// Sums and means follow numpy's pairwise order; dot products, norms, exp,
+// log, cosh and friends are numpy's own BLAS and kernels (numpy_math.h). So
+// rewards are equal to dm_control's bit for bit.
 #ifndef ENVPOOL_DMC_REWARDS_H_
 #define ENVPOOL_DMC_REWARDS_H_
 
@@ -134,23 +133,17 @@ inline double Mean(std::span<const double> x) {
          static_cast<double>(x.size());
 }
 
-// x.dot(x) as OpenBLAS's ddot computes it for short vectors: an FMA chain.
+// x.dot(y) of short vectors, as numpy computes it (its BLAS's ddot).
 inline double Dot(std::span<const double> x, std::span<const double> y) {
-  double dot = 0.0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    dot = std::fma(x[i], y[i], dot);
-  }
-  return dot;
+  return NumpyMath::Get().Dot(x.data(), y.data(), x.size());
 }
 
-// np.linalg.norm of a short vector.
+// np.linalg.norm of a short vector: the square root of x.dot(x).
 inline double Norm(std::span<const double> x) { return std::sqrt(Dot(x, x)); }
 
-// v.dot(m.reshape(3, 3)) for a row-major 3x3 matrix m (dgemv's FMA chain).
+// v.dot(m.reshape(3, 3)) for a row-major 3x3 matrix m.
 inline void VecMat3(const double* v, const double* m, double* out) {
-  for (int j = 0; j < 3; ++j) {
-    out[j] = std::fma(v[2], m[6 + j], std::fma(v[1], m[3 + j], v[0] * m[j]));
-  }
+  NumpyMath::Get().VecMat3(v, m, out);
 }
 
 }  // namespace envpool::dmc
