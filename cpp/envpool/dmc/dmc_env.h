@@ -75,6 +75,16 @@ inline ArraySpec Observation(const char* name,
   return MakeArray<double>(name, std::move(shape), {-kInf}, {kInf});
 }
 
+// Keys `first` and `first + 1`: physics.position() and physics.velocity(),
+// the observation of the tasks that show the raw state.
+inline void ObserveState(const Physics& physics, Output& out,
+                         std::size_t first = 0) {
+  const mjModel& m = physics.model();
+  const mjData& d = physics.data();
+  std::copy_n(d.qpos, m.nq, out.Obs<double>(first).begin());
+  std::copy_n(d.qvel, m.nv, out.Obs<double>(first + 1).begin());
+}
+
 template <typename Task>
 class DmcEnv {
  public:

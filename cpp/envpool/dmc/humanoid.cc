@@ -63,8 +63,7 @@ class Humanoid {
     const mjModel& m = physics.model();
     const mjData& d = physics.data();
     if (pure_state_) {
-      std::copy_n(d.qpos, m.nq, out.Obs<double>(0).begin());
-      std::copy_n(d.qvel, m.nv, out.Obs<double>(1).begin());
+      ObserveState(physics, out);
       return;
     }
     std::copy_n(d.qpos + 7, m.nq - 7, out.Obs<double>(0).begin());

@@ -63,10 +63,7 @@ class PointMass {
   }
 
   void Observe(const Physics& physics, Output& out) const {
-    const mjModel& m = physics.model();
-    const mjData& d = physics.data();
-    std::copy_n(d.qpos, m.nq, out.Obs<double>(0).begin());
-    std::copy_n(d.qvel, m.nv, out.Obs<double>(1).begin());
+    ObserveState(physics, out);
   }
 
   double Reward(const Physics& physics) const {
