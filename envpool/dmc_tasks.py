@@ -91,6 +91,9 @@ TASKS: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {
     ("point_mass", "hard"): ("PointMass", {"randomize_gains": True}),
     ("reacher", "easy"): ("Reacher", {"target_size": 0.05}),
     ("reacher", "hard"): ("Reacher", {"target_size": 0.015}),
+    ("quadruped", "walk"): ("Quadruped", {"desired_speed": 0.5, "fetch": False}),
+    ("quadruped", "run"): ("Quadruped", {"desired_speed": 5.0, "fetch": False}),
+    ("quadruped", "fetch"): ("Quadruped", {"fetch": True}),
 }
 
 # Options that choose the model file rather than the C++ env's config:
@@ -99,6 +102,10 @@ _MODEL_OPTIONS: dict[str, dict[str, int | bool]] = {
     "cartpole": {"n_poles": 1},
     "swimmer": {"n_links": 3},
     "manipulator": {"use_peg": False, "insert": False},
+}
+# Task options that also pick the model, kept in the C++ env's config too.
+_MODEL_TASK_OPTIONS: dict[str, dict[str, Any]] = {
+    "quadruped": {"desired_speed": 0.5, "fetch": False},
 }
 
 
@@ -196,6 +203,31 @@ def _manipulator_model(use_peg: bool, insert: bool) -> bytes:
     return etree.tostring(root, pretty_print=True)
 
 
+def _quadruped_model(desired_speed: float, fetch: bool) -> bytes:
+    """quadruped.xml as quadruped.make_model builds it: for fetch the walls, ball
+    and target stay; else they go and the floor spans the 20 s episode at the
+    desired speed. The terrain and rangefinders (escape's) always go."""
+    from lxml import etree
+
+    root = etree.fromstring(_read_model("quadruped"), etree.XMLParser(remove_blank_text=True))
+
+    def remove(tag: str, name: str) -> None:
+        element = root.find(f".//{tag}[@name='{name}']")
+        element.getparent().remove(element)
+
+    if not fetch:
+        floor_size = 20 * float(desired_speed)
+        root.find(".//geom[@name='floor']").set("size", f"{floor_size!r} {floor_size!r} .5")
+        for wall in ("wall_px", "wall_py", "wall_nx", "wall_ny"):
+            remove("geom", wall)
+        remove("body", "ball")
+        remove("site", "target")
+    remove("geom", "terrain")
+    for rangefinder in root.findall(".//rangefinder"):
+        rangefinder.getparent().remove(rangefinder)
+    return etree.tostring(root, pretty_print=True)
+
+
 def _model(domain: str, model_options: Mapping[str, Any]) -> bytes:
     if domain == "cartpole":
         return _cartpole_model(model_options["n_poles"])
@@ -203,6 +235,8 @@ def _model(domain: str, model_options: Mapping[str, Any]) -> bytes:
         return _swimmer_model(model_options["n_links"])
     if domain == "manipulator":
         return _manipulator_model(model_options["use_peg"], model_options["insert"])
+    if domain == "quadruped":
+        return _quadruped_model(model_options["desired_speed"], model_options["fetch"])
     return _read_model(domain)
 
 
@@ -270,6 +304,8 @@ def _model_option_converter(
                     f"option {name!r} must be an integer in [{low}, 30], got {value!r}"
                 )
             model_options[name] = int(value)
+        for name, default in _MODEL_TASK_OPTIONS.get(domain, {}).items():
+            model_options[name] = options.get(name, defaults.get(name, default))
         options["model_file"] = model_file(domain, **model_options)
         return options
 

@@ -50,4 +50,5 @@ PYBIND11_MODULE(_dmc, m) {
   dmc::RegisterSwimmer(m);
   dmc::RegisterHumanoid(m);
   dmc::RegisterManipulator(m);
+  dmc::RegisterQuadruped(m);
 }

@@ -35,14 +35,15 @@ enum class NumpyFunc : std::uint8_t {
   kArccosh,
   kArccos,
   kArctanh,
+  kArcsinh,
   kCount,
 };
 
 // numpy's names for them, in NumpyFunc's order.
 inline constexpr std::array<std::string_view,
                             static_cast<std::size_t>(NumpyFunc::kCount)>
-    kNumpyFuncNames = {"exp", "log", "log1p",   "cosh",   "tanh",
-                       "sin", "cos", "arccosh", "arccos", "arctanh"};
+    kNumpyFuncNames = {"exp", "log",     "log1p",  "cosh",    "tanh",   "sin",
+                       "cos", "arccosh", "arccos", "arctanh", "arcsinh"};
 
 // A ufunc inner loop: numpy's PyUFuncGenericFunction.
 using UfuncLoop = void (*)(char** args, const std::ptrdiff_t* dimensions,
@@ -157,6 +158,8 @@ class NumpyMath {
         return std::acos(x);
       case NumpyFunc::kArctanh:
         return std::atanh(x);
+      case NumpyFunc::kArcsinh:
+        return std::asinh(x);
       case NumpyFunc::kCount:
         break;
     }
@@ -208,6 +211,9 @@ inline double NpArccos(double x) {
 }
 inline double NpArctanh(double x) {
   return NumpyMath::Get().Call(NumpyFunc::kArctanh, x);
+}
+inline double NpArcsinh(double x) {
+  return NumpyMath::Get().Call(NumpyFunc::kArcsinh, x);
 }
 
 }  // namespace envpool::dmc

@@ -20,6 +20,7 @@ void RegisterHumanoid(pybind11::module_& m);
 void RegisterManipulator(pybind11::module_& m);
 void RegisterPendulum(pybind11::module_& m);
 void RegisterPointMass(pybind11::module_& m);
+void RegisterQuadruped(pybind11::module_& m);
 void RegisterReacher(pybind11::module_& m);
 void RegisterSwimmer(pybind11::module_& m);
 void RegisterWalker(pybind11::module_& m);
