@@ -54,10 +54,8 @@ class Physics {
     mjData* d = data_.get();
     if (m->opt.integrator != mjINT_RK4) {
       mj_step2(m, d);
-      if (n > 1) {
-        for (int i = 1; i < n; ++i) {
-          mj_step(m, d);
-        }
+      for (int i = 1; i < n; ++i) {
+        mj_step(m, d);
       }
     } else {
       for (int i = 0; i < n; ++i) {
