@@ -32,6 +32,13 @@ class PoolHandle:
         """Each env's seed: make's seed + i, or what the last seeded reset gave it."""
         return tuple(self._seeds)
 
+    def xla(self) -> tuple[Any, Any, Any, Any]:
+        """``(handle, recv, send, step)``: JAX functions that step this pool inside
+        ``jax.jit`` (docs/jax.md); needs ``pip install 'envpool[jax]'``."""
+        from envpool.xla import make_xla  # imports jax; a clear ImportError without it
+
+        return make_xla(self)
+
     def async_reset(self, seed: int | list[int | None] | None = None, env_id: Any = None) -> None:
         """Starts resetting envs (all when ``env_id`` is None); ``recv()`` collects them.
 

@@ -153,7 +153,7 @@ def _warn_seed() -> None:
     )
 
 
-def _as_original_info(info: dict[str, Any]) -> dict[str, Any]:
+def as_original_info(info: dict[str, Any]) -> dict[str, Any]:
     """The original's info layout: ``players``, int32 ``terminated``, no envpool extras."""
     for name in NOT_IN_ORIGINAL_INFO:
         info.pop(name, None)
@@ -212,18 +212,18 @@ class OriginalGymEnvPool(GymnasiumEnvPool, gymnasium.Env):
 
     def step(self, actions: Any, env_id: Any = None) -> Any:
         obs, rew, term, trunc, info = super().step(*_original_actions(self, actions, env_id))
-        return obs, rew.astype(np.float32), term, trunc, _as_original_info(info)
+        return obs, rew.astype(np.float32), term, trunc, as_original_info(info)
 
     def send(self, actions: Any, env_id: Any = None) -> None:
         super().send(*_original_actions(self, actions, env_id))
 
     def recv(self) -> Any:
         obs, rew, term, trunc, info = super().recv()
-        return obs, rew.astype(np.float32), term, trunc, _as_original_info(info)
+        return obs, rew.astype(np.float32), term, trunc, as_original_info(info)
 
     def reset(self, env_id: Any = None, **kwargs: Any) -> Any:
         obs, info = super().reset(env_id, **kwargs)
-        return obs, _as_original_info(info)
+        return obs, as_original_info(info)
 
     def _partial_reset_info(self, info: dict[str, Any]) -> dict[str, Any]:
         return info  # the original's reset(env_id) info, MuJoCo's qpos0 and qvel0 included

@@ -90,6 +90,20 @@ inline std::string_view DTypeName(DType dtype) {
                     [](auto v) { return DTypeTraits<decltype(v)>::kName; });
 }
 
+// numpy's dtype.kind: 'b', 'i', 'u' or 'f'.
+inline char DTypeKind(DType dtype) {
+  return VisitDType(dtype, [](auto v) {
+    using T = decltype(v);
+    if constexpr (std::is_same_v<T, bool>) {
+      return 'b';
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return 'f';
+    } else {
+      return std::is_signed_v<T> ? 'i' : 'u';
+    }
+  });
+}
+
 inline bool IsFloating(DType dtype) {
   return dtype == DType::kFloat32 || dtype == DType::kFloat64;
 }

@@ -26,6 +26,8 @@ struct RawArray {
       : data(array.data()),
         kind(array.dtype().kind()),
         itemsize(array.itemsize()) {}
+  RawArray(const void* data, char kind, py::ssize_t itemsize)
+      : data(data), kind(kind), itemsize(itemsize) {}
   const void* data;
   char kind;
   py::ssize_t itemsize;

@@ -34,6 +34,7 @@
 #include "envpool/core/version.h"
 #include "envpool/python/py_actions.h"
 #include "envpool/python/py_config.h"
+#include "envpool/python/xla_bridge.h"
 
 namespace envpool::python {
 
@@ -168,6 +169,10 @@ class PyEnvPool {
   }
 
   ~PyEnvPool() {
+    if (xla_bridge_ != nullptr) {
+      std::unique_lock lock(xla_bridge_->mutex);
+      xla_bridge_->owner = nullptr;
+    }
     if (Forked()) {
       // The parent's threads are not in this process, and the pool's
       // condition variables still count them as waiters: destroying it could
@@ -223,9 +228,11 @@ class PyEnvPool {
                                [](const PyEnvPool& self) {
                                  return self.pool_->options().num_threads;
                                })
-        .def_property_readonly("num_pending", [](const PyEnvPool& self) {
-          return self.pool_->num_pending();
-        });
+        .def_property_readonly(
+            "num_pending",
+            [](const PyEnvPool& self) { return self.pool_->num_pending(); })
+        .def("_xla_bridge", &PyEnvPool::XlaBridge)
+        .def("_xla_outputs", &PyEnvPool::XlaOutputs);
     py::register_local_exception_translator(TranslateErrors);
   }
 
@@ -516,12 +523,7 @@ class PyEnvPool {
   // the memory goes back to the pool when the last of these arrays dies.
   py::tuple StepResult(Batch batch, bool with_final = true) {
     const auto n = static_cast<py::ssize_t>(batch.size);
-    for (std::size_t row = 0; row < batch.size; ++row) {
-      const auto env = static_cast<std::size_t>(
-          batch.buffer->At<std::int32_t>(kEnvIdField, row));
-      std::memcpy(latest_obs_.data() + env * obs_row_bytes_,
-                  batch.buffer->Row(kObsField, row), obs_row_bytes_);
-    }
+    KeepLatestObs(*batch.buffer, batch.size);
     BatchBuffer* raw = batch.buffer.release();
     raw->home = std::move(batch.pool);
     py::capsule owner(raw, [](void* p) {
@@ -566,6 +568,104 @@ class PyEnvPool {
                           info);
   }
 
+  // The address of this pool's xla::Bridge, made on first use (and never
+  // freed, see xla_bridge.h).
+  std::uintptr_t XlaBridge() {
+    CheckProcess();
+    if (xla_bridge_ == nullptr) {
+      xla_slots_ = xla::OutputSlots(BatchLayout(pool_->spec(), 1, with_final_));
+      xla_bridge_ = new xla::Bridge;  // NOLINT(cppcoreguidelines-owning-memory)
+      xla_bridge_->owner = this;
+      xla_bridge_->send = &PyEnvPool::XlaSend;
+      xla_bridge_->recv = &PyEnvPool::XlaRecv;
+    }
+    return reinterpret_cast<std::uintptr_t>(xla_bridge_);
+  }
+
+  // (name, dtype, per-env shape) of each output of an XLA recv.
+  py::list XlaOutputs() const {
+    py::list out;
+    for (const xla::OutputSlot& slot :
+         xla::OutputSlots(BatchLayout(pool_->spec(), 1, with_final_))) {
+      out.append(py::make_tuple(slot.name, std::string(DTypeName(slot.dtype)),
+                                py::tuple(py::cast(slot.shape))));
+    }
+    return out;
+  }
+
+  // Runs on an XLA thread, without the GIL: nothing here may touch Python.
+  static bool XlaSend(void* owner, const xla::HostBuffer& env_ids,
+                      const xla::HostBuffer& action, std::string* error) {
+    try {
+      auto* self = static_cast<PyEnvPool*>(owner);
+      self->CheckProcess();
+      const std::span<const std::int32_t> ids(
+          static_cast<const std::int32_t*>(env_ids.data), env_ids.num_elements);
+      const std::size_t per_env = self->pool_->spec().action.NumElements();
+      if (action.num_elements != ids.size() * per_env) {
+        throw std::invalid_argument(
+            "send got " + std::to_string(action.num_elements) +
+            " action values for " + std::to_string(ids.size()) +
+            " envs; each env takes " + std::to_string(per_env));
+      }
+      if (self->pool_->is_sync() &&
+          ids.size() != static_cast<std::size_t>(self->pool_->num_envs())) {
+        throw std::invalid_argument(
+            "in sync mode an XLA send steps every env (" +
+            std::to_string(self->pool_->num_envs()) + "), got " +
+            std::to_string(ids.size()));
+      }
+      const RawArray raw(action.data, DTypeKind(action.dtype),
+                         static_cast<py::ssize_t>(DTypeSize(action.dtype)));
+      std::lock_guard lock(self->call_mutex_);
+      self->SendLocked(raw, ids);
+      return true;
+    } catch (const std::exception& e) {
+      *error = e.what();
+    } catch (...) {
+      *error = "unknown C++ exception";
+    }
+    return false;
+  }
+
+  static bool XlaRecv(void* owner, std::span<const xla::HostBuffer> outputs,
+                      std::string* error) {
+    try {
+      auto* self = static_cast<PyEnvPool*>(owner);
+      self->CheckProcess();
+      const auto rows = static_cast<std::size_t>(self->pool_->batch_size());
+      xla::CheckOutputs(self->xla_slots_, outputs, rows);
+      std::lock_guard lock(self->call_mutex_);
+      Batch batch = self->pool_->Recv();
+      if (batch.size != rows) {
+        throw CallOrderError(
+            "recv got " + std::to_string(batch.size) +
+            " results, an XLA recv takes batch_size=" + std::to_string(rows) +
+            ": the last send() from Python stepped only some envs");
+      }
+      for (std::size_t i = 0; i < outputs.size(); ++i) {
+        xla::CopySlot(self->xla_slots_[i], *batch.buffer, rows, outputs[i]);
+      }
+      self->KeepLatestObs(*batch.buffer, rows);
+      batch.pool->Release(std::move(batch.buffer));
+      return true;
+    } catch (const std::exception& e) {
+      *error = e.what();
+    } catch (...) {
+      *error = "unknown C++ exception";
+    }
+    return false;
+  }
+
+  void KeepLatestObs(const BatchBuffer& buffer, std::size_t rows) {
+    for (std::size_t row = 0; row < rows; ++row) {
+      const auto env =
+          static_cast<std::size_t>(buffer.At<std::int32_t>(kEnvIdField, row));
+      std::memcpy(latest_obs_.data() + env * obs_row_bytes_,
+                  buffer.Row(kObsField, row), obs_row_bytes_);
+    }
+  }
+
   std::unique_ptr<Pool> pool_;
   std::mutex call_mutex_;
   int fork_generation_;
@@ -580,6 +680,8 @@ class PyEnvPool {
   std::size_t obs_row_bytes_ = 0;
   ArraySpec obs_spec_;                 // with keys for a dict observation
   std::vector<std::byte> latest_obs_;  // the last observation of each env
+  xla::Bridge* xla_bridge_ = nullptr;
+  std::vector<xla::OutputSlot> xla_slots_;
 };
 
 // Exposes env type E to Python as class `name` in module `m`.

@@ -1,0 +1,137 @@
+// XLA FFI handlers that step a pool inside a compiled JAX program: send(handle,
+// env_ids, action) -> handle and recv(handle) -> (handle, outputs...). The
+// pool is found through the `bridge` attribute baked into each call (see
+// envpool/python/xla_bridge.h); the uint8[8] handle only orders the calls.
+//
+// Handlers never let a C++ exception cross the FFI boundary (that would end
+// the process): every failure is an ffi::Error, which JAX raises in Python.
+#ifndef ENVPOOL_XLA_HANDLERS_H_
+#define ENVPOOL_XLA_HANDLERS_H_
+
+#include <xla/ffi/api/ffi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "envpool/core/dtype.h"
+#include "envpool/python/xla_bridge.h"
+
+namespace envpool::xla {
+
+namespace ffi = ::xla::ffi;
+
+inline std::optional<DType> FromXla(ffi::DataType type) {
+  switch (type) {
+    case ffi::DataType::PRED:
+      return DType::kBool;
+    case ffi::DataType::S8:
+      return DType::kInt8;
+    case ffi::DataType::S16:
+      return DType::kInt16;
+    case ffi::DataType::S32:
+      return DType::kInt32;
+    case ffi::DataType::S64:
+      return DType::kInt64;
+    case ffi::DataType::U8:
+      return DType::kUInt8;
+    case ffi::DataType::U16:
+      return DType::kUInt16;
+    case ffi::DataType::U32:
+      return DType::kUInt32;
+    case ffi::DataType::U64:
+      return DType::kUInt64;
+    case ffi::DataType::F32:
+      return DType::kFloat32;
+    case ffi::DataType::F64:
+      return DType::kFloat64;
+    default:
+      return std::nullopt;
+  }
+}
+
+// `buffer` as a HostBuffer whose data lives at `data` (the buffer's own
+// memory on the CPU, a host copy of it on a GPU).
+inline HostBuffer ToHost(const ffi::AnyBuffer& buffer, void* data) {
+  const std::optional<DType> dtype = FromXla(buffer.element_type());
+  if (!dtype) {
+    throw std::invalid_argument(
+        "an envpool XLA call got an array of an "
+        "unsupported element type");
+  }
+  return HostBuffer{data, buffer.element_count(), *dtype};
+}
+
+// Runs call(bridge, &error) while the bridge's pool cannot go away; turns a
+// false return, or any exception, into an ffi::Error.
+template <typename Call>
+ffi::Error CallPool(std::int64_t address, Call&& call) {
+  try {
+    auto* bridge =
+        reinterpret_cast<Bridge*>(static_cast<std::uintptr_t>(address));
+    if (bridge == nullptr || bridge->version != kBridgeVersion) {
+      return ffi::Error(ffi::ErrorCode::kInternal,
+                        "envpool: this XLA call's pool was built by another "
+                        "envpool version than envpool._xla; reinstall envpool");
+    }
+    std::shared_lock lock(bridge->mutex);
+    if (bridge->owner == nullptr) {
+      return ffi::Error(ffi::ErrorCode::kFailedPrecondition,
+                        "envpool: the pool of this xla() call was garbage-"
+                        "collected; make a new pool and call its xla()");
+    }
+    std::string error;
+    if (!call(*bridge, &error)) {
+      return ffi::Error(ffi::ErrorCode::kFailedPrecondition,
+                        "envpool: " + error);
+    }
+    return ffi::Error::Success();
+  } catch (const std::exception& e) {
+    return ffi::Error(ffi::ErrorCode::kInternal,
+                      std::string("envpool: ") + e.what());
+  } catch (...) {
+    return ffi::Error(ffi::ErrorCode::kInternal,
+                      "envpool: unknown C++ exception");
+  }
+}
+
+inline ffi::Error SendOnCpu(ffi::AnyBuffer /*handle*/, ffi::AnyBuffer env_ids,
+                            ffi::AnyBuffer action,
+                            ffi::Result<ffi::AnyBuffer> /*handle_out*/,
+                            std::int64_t bridge) {
+  return CallPool(bridge, [&](Bridge& b, std::string* error) {
+    const HostBuffer ids = ToHost(env_ids, env_ids.untyped_data());
+    if (ids.dtype != DType::kInt32) {
+      *error = "env_id must be int32";
+      return false;
+    }
+    return b.send(b.owner, ids, ToHost(action, action.untyped_data()), error);
+  });
+}
+
+inline ffi::Error RecvOnCpu(ffi::AnyBuffer /*handle*/, ffi::RemainingRets rets,
+                            std::int64_t bridge) {
+  return CallPool(bridge, [&](Bridge& b, std::string* error) {
+    std::vector<HostBuffer> outputs;
+    outputs.reserve(rets.size());
+    for (std::size_t i = 1; i < rets.size(); ++i) {  // 0 is the handle
+      auto ret = rets.get<ffi::AnyBuffer>(i);
+      if (!ret.has_value()) {
+        *error = ret.error().message();
+        return false;
+      }
+      outputs.push_back(ToHost(**ret, (*ret)->untyped_data()));
+    }
+    return b.recv(b.owner, outputs, error);
+  });
+}
+
+}  // namespace envpool::xla
+
+#endif  // ENVPOOL_XLA_HANDLERS_H_

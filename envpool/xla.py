@@ -1,0 +1,289 @@
+"""``env.xla()``: step a pool inside ``jax.jit`` through XLA's FFI.
+
+``handle, recv, send, step = env.xla()`` gives JAX functions with the original
+EnvPool's signatures::
+
+    recv(handle) -> (handle, result)
+    send(handle, action, env_id=None) -> handle
+    step(handle, action, env_id=None) -> (handle, result)   # recv(send(...))
+
+``result`` is what the pool's own ``recv()`` returns (gymnasium:
+``(obs, reward, terminated, truncated, info)``; dm_env: a ``TimeStep``), as jax
+arrays. Each call is an XLA custom call (envpool._xla) that runs the C++ pool on
+the host; no Python runs per step. The returned handle orders the calls: thread
+it through (e.g. as a ``lax.scan`` carry) so that every call consumes the handle
+the previous one returned. jax is imported only here, so a plain install neither
+needs nor imports it.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from envpool.api import Config
+from envpool.dm import DmEnvPool, Observation
+from envpool.errors import CallOrderError
+from envpool.original_api import (
+    OriginalDmEnvPool,
+    OriginalGymEnvPool,
+    as_original_info,
+)
+
+JAX_VERSION = "0.10.2"
+"""The jax and jaxlib release envpool's XLA path is built and tested with."""
+INSTALL_HINT = f"pip install 'envpool[jax]' (jax=={JAX_VERSION}, jaxlib=={JAX_VERSION})"
+
+try:
+    import jax
+    import jax.numpy as jnp
+except ImportError as error:  # pragma: no cover - depends on the install
+    raise ImportError(f"env.xla() needs jax: {INSTALL_HINT}") from error
+
+SEND_TARGET = "envpool_send"
+RECV_TARGET = "envpool_recv"
+
+
+def check_jax_version() -> None:
+    """Raises ImportError unless the installed jax and jaxlib are the pinned release."""
+    found = {}
+    for dist in ("jax", "jaxlib"):
+        try:
+            found[dist] = importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            found[dist] = "not installed"
+    if any(v != JAX_VERSION for v in found.values()):
+        raise ImportError(
+            f"envpool's xla() is built and tested with jax=={JAX_VERSION}, found jax "
+            f"{found['jax']} and jaxlib {found['jaxlib']}: {INSTALL_HINT}"
+        )
+
+
+_registered = False
+_register_lock = threading.Lock()
+
+
+def _register_targets() -> None:
+    """Registers envpool's FFI handlers with JAX, once per process (a second
+    registration of another handler under the same name would break the backend)."""
+    global _registered
+    with _register_lock:
+        if _registered:
+            return
+        check_jax_version()
+        from envpool import _xla
+
+        for name, capsule in _xla.HANDLERS["cpu"].items():
+            jax.ffi.register_ffi_target(f"envpool_{name}", capsule, platform="cpu")
+        if _has_cuda():
+            for name, capsule in _xla.HANDLERS["gpu"].items():
+                jax.ffi.register_ffi_target(f"envpool_{name}", capsule, platform="CUDA")
+        for cls in (Config, Observation):
+            jax.tree_util.register_pytree_node(
+                cls, lambda c: (tuple(c.values()), tuple(c)), _unflatten(cls)
+            )
+        _registered = True
+
+
+def _unflatten(cls: type) -> Callable[[tuple[str, ...], Any], Any]:
+    return lambda keys, values: cls(zip(keys, values, strict=True))
+
+
+def _has_cuda() -> bool:
+    try:
+        return bool(jax.devices("cuda"))
+    except RuntimeError:
+        return False
+
+
+class XlaFunctions:
+    """The four values ``env.xla()`` returns, as a tuple (``handle, recv, send, step``)."""
+
+    def __init__(self, env: Any) -> None:
+        _register_targets()
+        pool = env._pool
+        if pool.closed:
+            raise CallOrderError("xla() on a closed pool; make a new pool")
+        self._env = env  # the functions keep the pool alive
+        self._bridge = np.int64(pool._xla_bridge())
+        self._outputs: list[tuple[str, np.dtype, tuple[int, ...]]] = [
+            (name, np.dtype(dtype), tuple(shape)) for name, dtype, shape in pool._xla_outputs()
+        ]
+        self._num_envs = env.num_envs
+        self._batch_size = env.batch_size
+        self._sync = self._batch_size == self._num_envs
+        spec = getattr(env.spec, "_spec", env.spec)  # an OriginalSpec wraps the EnvSpec
+        action_spec = spec.action_spec
+        self._action_dtype = np.dtype(action_spec.dtype)
+        self._action_shape = tuple(action_spec.shape)
+        self._convert = _front_end_result(env)
+        self.handle = np.frombuffer(
+            int(self._bridge).to_bytes(8, sys.byteorder), dtype=np.uint8
+        ).copy()
+
+    def as_tuple(self) -> tuple[np.ndarray, Callable[..., Any], Callable[..., Any], Any]:
+        return self.handle, self.recv, self.send, self.step
+
+    def recv(self, handle: Any) -> tuple[jax.Array, Any]:
+        """Waits for the next batch; returns the new handle and the batch."""
+        n = self._batch_size
+        specs = [jax.ShapeDtypeStruct((8,), jnp.uint8)] + [
+            jax.ShapeDtypeStruct((n, *shape), jax.dtypes.canonicalize_dtype(dtype))
+            for _, dtype, shape in self._outputs
+        ]
+        call = jax.ffi.ffi_call(
+            RECV_TARGET, specs, has_side_effect=True, input_output_aliases={0: 0}
+        )
+        new_handle, *arrays = call(_as_handle(handle), bridge=self._bridge)
+        named = dict(zip((name for name, _, _ in self._outputs), arrays, strict=True))
+        return new_handle, self._convert(_step_result(named))
+
+    def send(self, handle: Any, action: Any, env_id: Any = None) -> jax.Array:
+        """Starts stepping the envs in ``env_id`` (every env when None); returns the
+        new handle. In sync mode every env steps; in async mode pass the env_id of
+        the batch the actions are for (``info["env_id"]``)."""
+        ids, action = self._check_send(action, env_id)
+        call = jax.ffi.ffi_call(
+            SEND_TARGET,
+            jax.ShapeDtypeStruct((8,), jnp.uint8),
+            has_side_effect=True,
+            input_output_aliases={0: 0},
+        )
+        return call(_as_handle(handle), ids, action, bridge=self._bridge)
+
+    def step(self, handle: Any, action: Any, env_id: Any = None) -> tuple[jax.Array, Any]:
+        """``recv(send(handle, action, env_id))``."""
+        return self.recv(self.send(handle, action, env_id))
+
+    def _check_send(self, action: Any, env_id: Any) -> tuple[jax.Array, jax.Array]:
+        """The env ids and actions as the C++ side takes them, or a clear error
+        (raised while tracing, so inside jit too)."""
+        action = jnp.asarray(action)
+        kind = action.dtype.kind
+        if self._action_dtype.kind in "iu":
+            if kind not in "iu":
+                raise TypeError(
+                    f"discrete actions need an integer dtype, got {action.dtype}; "
+                    "use action.astype(jnp.int32)"
+                )
+        elif kind != "f":
+            raise TypeError(
+                f"continuous actions need a float dtype, got {action.dtype}; "
+                "use action.astype(jnp.float32)"
+            )
+        if env_id is None:
+            if not self._sync and action.shape[:1] != (self._num_envs,):
+                raise ValueError(
+                    "in async mode (batch_size < num_envs) pass env_id: the info['env_id'] "
+                    "of the batch these actions are for"
+                )
+            ids = jnp.arange(self._num_envs, dtype=jnp.int32)
+        else:
+            ids = jnp.asarray(env_id)
+            if ids.dtype.kind not in "iu" or ids.ndim != 1:
+                raise TypeError(
+                    f"env_id must be a 1-D integer array, got {ids.dtype} of shape {ids.shape}"
+                )
+            ids = ids.astype(jnp.int32)
+        rows = ids.shape[0]
+        if self._sync and rows != self._num_envs:
+            raise ValueError(
+                f"in sync mode send() steps every env: env_id must hold all {self._num_envs}"
+                f" env ids, got {rows}"
+            )
+        expected = (rows, *self._action_shape)
+        if action.shape != expected:
+            raise ValueError(
+                f"actions must have shape {expected} (one row per env), got {action.shape}"
+            )
+        return ids, action.astype(jax.dtypes.canonicalize_dtype(self._action_dtype))
+
+
+def make_xla(env: Any) -> tuple[np.ndarray, Callable[..., Any], Callable[..., Any], Any]:
+    """``(handle, recv, send, step)`` for ``env`` (see the module doc)."""
+    return XlaFunctions(env).as_tuple()
+
+
+def _as_handle(handle: Any) -> jax.Array:
+    handle = jnp.asarray(handle)
+    if handle.shape != (8,) or handle.dtype != jnp.uint8:
+        raise TypeError(
+            "the handle must be the uint8[8] array from env.xla() or returned by the last "
+            f"send/recv, got {handle.dtype}{list(handle.shape)}"
+        )
+    return handle
+
+
+def _step_result(arrays: dict[str, jax.Array]) -> tuple[Any, ...]:
+    """(obs, reward, terminated, truncated, info) from recv's named outputs, laid out
+    as the pool's Python recv() lays them out."""
+    if "obs" in arrays:
+        obs: Any = arrays["obs"]
+    else:  # a dict observation: "obs.<key>" in the env's key order
+        obs = {k[4:]: v for k, v in arrays.items() if k.startswith("obs.")}
+    info = {k[5:]: v for k, v in arrays.items() if k.startswith("info.")}
+    if "final_mask" in arrays:
+        mask = arrays["final_mask"]
+        if "final_obs" in arrays:
+            info["final_obs"] = arrays["final_obs"]
+        else:
+            info["final_obs"] = {k[10:]: v for k, v in arrays.items() if k.startswith("final_obs.")}
+        info["_final_obs"] = mask
+        final_info: dict[str, Any] = {}
+        for key, value in arrays.items():
+            if key.startswith("final_info."):
+                final_info[key[11:]] = value
+                final_info[f"_{key[11:]}"] = mask
+        info["final_info"] = final_info
+        info["_final_info"] = mask
+    return obs, arrays["reward"], arrays["terminated"], arrays["truncated"], info
+
+
+def _front_end_result(env: Any) -> Callable[[tuple[Any, ...]], Any]:
+    """What the pool's front end makes of a recv result, in jax operations."""
+    if isinstance(env, DmEnvPool):
+        original = isinstance(env, OriginalDmEnvPool)
+        return lambda result: _time_step(*result, original=original)
+    if isinstance(env, OriginalGymEnvPool):
+
+        def original_gym(result: tuple[Any, ...]) -> tuple[Any, ...]:
+            obs, reward, terminated, truncated, info = result
+            info = as_original_info(info)
+            return obs, reward.astype(jnp.float32), terminated, truncated, info
+
+        return original_gym
+    return lambda result: result
+
+
+def _time_step(
+    obs: Any,
+    reward: jax.Array,
+    terminated: jax.Array,
+    truncated: jax.Array,
+    info: Any,
+    *,
+    original: bool,
+) -> Any:
+    """The dm_env TimeStep DmEnvPool builds, in jax operations."""
+    import dm_env
+
+    first = info["elapsed_step"] == 0
+    last = terminated | truncated
+    step_type = jnp.where(
+        first, int(dm_env.StepType.FIRST), last.astype(jnp.int8) + int(dm_env.StepType.MID)
+    ).astype(jnp.int8)
+    discount = jnp.where(terminated, 0.0, 1.0).astype(reward.dtype)
+    if "discount" in info:
+        discount = jnp.minimum(discount, info["discount"].astype(reward.dtype))
+    arrays = obs if isinstance(obs, dict) else {"obs": obs}
+    observation = Observation(**arrays, **info)
+    if original:
+        observation["players"] = Config(env_id=observation["env_id"])
+        reward = reward.astype(jnp.float32)
+        discount = discount.astype(jnp.float32)
+    return dm_env.TimeStep(step_type, reward, discount, observation)
