@@ -1,7 +1,7 @@
 """PPO on CartPole-v1 in plain JAX, with the env stepped inside ``jax.lax.scan`` via ``env.xla()``.
 
     python examples/ppo_jax_xla.py --smoke          # tiny run, checks nothing (~10 s)
-    python examples/ppo_jax_xla.py                  # solves in ~10 s on 2 CPU cores
+    python examples/ppo_jax_xla.py                  # solves in about 5-10 s on 2 CPU cores
     python examples/ppo_jax_xla.py --seed 1 --num-envs 16 --total-steps 300000
 
 ``env.xla()`` returns ``handle, recv, send, step``: jax functions that move the
@@ -17,7 +17,7 @@ returns the real final observation, truncated episodes are bootstrapped from its
 value. Whenever the last 20 finished episodes average >= 475, the greedy policy
 plays one episode in each of 16 eval envs; training stops once that averages
 >= 475 too, and the run fails (non-zero exit) if it never does.
-It needs jax: pip install jax.
+It needs jax: pip install "envpool[jax]".
 """
 
 from __future__ import annotations

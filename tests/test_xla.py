@@ -8,8 +8,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 import jax
@@ -406,3 +408,21 @@ def test_xla_without_jax_names_the_install():
     )
     assert out.returncode == 0, out.stderr
     assert "pip install 'envpool[jax]'" in out.stdout
+
+
+@pytest.mark.skipif(
+    os.environ.get("ENVPOOL_SLOW") != "1", reason="full PPO training; set ENVPOOL_SLOW=1"
+)
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ppo_jax_xla_example_solves_cartpole(seed):
+    """examples/ppo_jax_xla.py exits non-zero unless its greedy policy averages >= 475."""
+    script = Path(__file__).resolve().parents[1] / "examples" / "ppo_jax_xla.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--seed", str(seed)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tempfile.gettempdir(),
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "greedy policy: mean return" in done.stdout
