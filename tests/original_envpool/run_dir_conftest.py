@@ -1,11 +1,11 @@
 """conftest.py of the folder where the original EnvPool's test files run
 (copied there by tests/test_original_envpool_suite.py).
 
-Two things those files import at module level are features envpool does not
-provide (docs/migration.md, "Running code written for the original EnvPool"):
-JAX, for ``env.xla()``, and the original's private C++ binding module
-``envpool.atari.atari_envpool``. The tests that use them are deselected; the
-placeholders below only let the rest of each file be imported. Any use of a
+The Atari file imports, at module level, a feature envpool does not provide
+(docs/migration.md, "Running code written for the original EnvPool"): the
+original's private C++ binding module ``envpool.atari.atari_envpool``. The test
+that uses it is deselected; the placeholder below only lets the rest of the
+file be imported. Any use of a
 placeholder raises NotProvidedError, so a test that needs one cannot pass by
 accident.
 """
@@ -51,10 +51,6 @@ def _install_placeholder(name: str) -> None:
     if parent in sys.modules:
         setattr(sys.modules[parent], child, module)
 
-
-if importlib.util.find_spec("jax") is None:
-    _install_placeholder("jax")
-    _install_placeholder("jax.numpy")
 
 if importlib.util.find_spec("envpool.atari") is not None:
     _install_placeholder("envpool.atari.atari_envpool")
