@@ -133,20 +133,25 @@ inline void CopySlot(const OutputSlot& slot, const BatchBuffer& buffer,
     }
     return;
   }
-  VisitDType(slot.dtype, [&](auto src_tag) {
+  auto narrow = [&](auto src_tag, auto dst_tag) {
     using Src = decltype(src_tag);
-    VisitDType(out.dtype, [&](auto dst_tag) {
-      using Dst = decltype(dst_tag);
-      Dst* to = reinterpret_cast<Dst*>(dst);
-      for (std::size_t r = 0; r < rows; ++r) {
-        const auto* from = reinterpret_cast<const Src*>(
-            buffer.Row(slot.field, r) + slot.offset);
-        for (std::size_t j = 0; j < slot.num_elements; ++j) {
-          to[r * slot.num_elements + j] = static_cast<Dst>(from[j]);
-        }
+    using Dst = decltype(dst_tag);
+    auto* to = reinterpret_cast<Dst*>(dst);
+    for (std::size_t r = 0; r < rows; ++r) {
+      const auto* from =
+          reinterpret_cast<const Src*>(buffer.Row(slot.field, r) + slot.offset);
+      for (std::size_t j = 0; j < slot.num_elements; ++j) {
+        to[r * slot.num_elements + j] = static_cast<Dst>(from[j]);
       }
-    });
-  });
+    }
+  };
+  if (slot.dtype == DType::kFloat64) {
+    narrow(double{}, float{});
+  } else if (slot.dtype == DType::kInt64) {
+    narrow(std::int64_t{}, std::int32_t{});
+  } else {
+    narrow(std::uint64_t{}, std::uint32_t{});
+  }
 }
 
 // Checks that `outputs` match `slots` for a batch of `rows` rows.

@@ -54,8 +54,9 @@ class CudaDriver {
   CudaDriver() {
     void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (lib == nullptr) {
+      // Runs once, inside the function-local static's initialisation.
       error_ = "envpool's GPU path needs the CUDA driver (libcuda.so.1): " +
-               std::string(dlerror());
+               std::string(dlerror());  // NOLINT(concurrency-mt-unsafe)
       return;
     }
     memcpy_dtoh_ = reinterpret_cast<DtoH>(dlsym(lib, "cuMemcpyDtoHAsync_v2"));
@@ -120,6 +121,7 @@ inline ffi::Error RecvOnGpu(void* stream, ffi::AnyBuffer /*handle*/,
       device.push_back(**ret);
       host.emplace_back(device.back().size_bytes());
     }
+    outputs.reserve(device.size());
     for (std::size_t i = 0; i < device.size(); ++i) {
       outputs.push_back(ToHost(device[i], host[i].data()));
     }

@@ -73,8 +73,10 @@ inline HostBuffer ToHost(const ffi::AnyBuffer& buffer, void* data) {
 template <typename Call>
 ffi::Error CallPool(std::int64_t address, Call&& call) {
   try {
+    // The address is the pool's Bridge, baked into the call by envpool.xla.
     auto* bridge =
-        reinterpret_cast<Bridge*>(static_cast<std::uintptr_t>(address));
+        reinterpret_cast<Bridge*>(  // NOLINT(performance-no-int-to-ptr)
+            static_cast<std::uintptr_t>(address));
     if (bridge == nullptr || bridge->version != kBridgeVersion) {
       return ffi::Error(ffi::ErrorCode::kInternal,
                         "envpool: this XLA call's pool was built by another "
