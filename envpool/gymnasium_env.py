@@ -111,6 +111,8 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
 
     def _masked_reset(self, mask: Any, seed: Any) -> tuple[np.ndarray, dict[str, Any]]:
         key = "`options['reset_mask']`"
+        if hasattr(mask, "__array__") and hasattr(mask, "dtype"):  # jax, torch (cpu), ...
+            mask = np.asarray(mask)
         if not isinstance(mask, np.ndarray):
             raise TypeError(f"{key} must be a numpy array, got {type(mask)}")
         if mask.shape != (self.num_envs,):

@@ -13,7 +13,6 @@ the modes it refuses are listed in ``REFUSED_MODES`` and checked to raise.
 from __future__ import annotations
 
 import functools
-import importlib.util
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
@@ -40,10 +39,8 @@ EPISODE_STEPS = {"CartPole-v1": 9, "Pendulum-v1": 4, "Pong-v5": 4, "Hopper-v5": 
 COVERED: dict[str, str] = {}
 """Wrapper name -> the test that runs it over envpool pools (filled by ``covers``)."""
 
-NOT_APPLICABLE = {
-    "JaxToNumpy": "needs jax, which is not installed",
-    "JaxToTorch": "needs jax, which is not installed",
-}
+NOT_APPLICABLE: dict[str, str] = {}
+"""Wrapper name -> why no test runs it over envpool (none at present)."""
 
 REFUSED_MODES = {
     # gymnasium's VectorObservationWrapper raises ValueError in same_step mode.
@@ -739,6 +736,37 @@ def test_numpy_to_torch_and_back(task_id, mode):
         np.testing.assert_array_equal(g.obs, w.obs)
 
 
+@covers("JaxToNumpy", "JaxToTorch")
+@pytest.mark.jax
+@pytest.mark.parametrize("task_id", ["CartPole-v1", "Pendulum-v1"])
+def test_jax_wrappers_hand_the_pool_jax_arrays(task_id):
+    """JaxToNumpy and JaxToTorch give the pool jax arrays as actions, which it takes
+    like any array; the rollouts equal the raw pool's."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("jax")
+    want = raw_rollout(task_id, NEXT)
+    env = vw.JaxToNumpy(make_pool(task_id, NEXT))
+    try:
+        got = rollout(env, sample_actions(env.action_space), NEXT)
+    finally:
+        env.close()
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_array_equal(np.asarray(g.obs), w.obs)
+        if g.kind == "step":
+            np.testing.assert_array_equal(np.asarray(g.reward), w.reward)
+    env = vw.JaxToTorch(make_pool(task_id, NEXT))
+    actions = [torch.as_tensor(batch) for batch in sample_actions(env.action_space)]
+    try:
+        got = rollout(env, actions, NEXT)
+    finally:
+        env.close()
+    for g, w in zip(got, want, strict=True):
+        assert isinstance(g.obs, torch.Tensor)
+        np.testing.assert_array_equal(g.obs.numpy(), w.obs)
+        if g.kind == "step":
+            np.testing.assert_array_equal(g.terminated.numpy(), w.terminated)
+
+
 def to_numpy(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: to_numpy(item) for key, item in value.items()}
@@ -779,7 +807,6 @@ def test_every_vector_wrapper_is_covered_or_not_applicable():
     assert not missing, f"gymnasium has vector wrappers no test runs over envpool: {missing}"
     assert set(REFUSED_MODES) <= set(COVERED)
     # Keep the reasons true.
-    assert importlib.util.find_spec("jax") is None, "jax is installed: test the Jax wrappers"
     for task_id in envpool.list_all_envs():
         space = envpool.make_spec(task_id).observation_space
         assert not isinstance(space, spaces.Tuple), task_id

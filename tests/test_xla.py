@@ -194,7 +194,12 @@ def test_float64_outputs_stay_float64_with_x64():
     )
     env = {**os.environ, "JAX_ENABLE_X64": "1"}
     out = subprocess.run(
-        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300
+        [sys.executable, "-c", script],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tempfile.gettempdir(),  # the installed envpool, not the source folder
     )
     assert out.returncode == 0, out.stderr
     assert "ok" in out.stdout
@@ -378,6 +383,7 @@ def _run(script: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=120,
+        cwd=tempfile.gettempdir(),  # the installed envpool, not the source folder
     )
 
 
