@@ -47,7 +47,6 @@ import argparse
 import importlib.util
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -735,16 +734,6 @@ def summary_table(runs: Sequence[CaseRun], variants: Sequence[str]) -> list[str]
     return lines
 
 
-def machine() -> dict[str, Any]:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return {"cpus": os.cpu_count(), "cpu": cpu, "python": platform.python_version()}
-
-
 def versions() -> dict[str, str]:
     from importlib import metadata
 
@@ -883,6 +872,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print("\n".join(summary_table(runs, shown)))
     print()
+    # envpool.bench exists only in this envpool, not in the peer's original
+    from envpool.bench.runner import machine
+
     info = machine()
     print(
         f"{info['cpus']} CPUs ({info['cpu']}), Python {info['python']}; "
