@@ -11,6 +11,12 @@ from envpool import toy_text_tasks as _toy_text_tasks  # noqa: F401  (registers 
 from envpool.api import EnvSpec, make, make_dm, make_gym, make_gymnasium, make_spec
 from envpool.errors import CallOrderError, EnvError
 from envpool.registry import list_all_envs, register
+from envpool.thread_pool import (
+    ThreadPool,
+    get_default_thread_pool,
+    make_thread_pool,
+    set_default_thread_pool,
+)
 
 __version__ = "0.1.0"
 
@@ -18,12 +24,16 @@ __all__ = [
     "CallOrderError",
     "EnvError",
     "EnvSpec",
+    "ThreadPool",
     "__version__",
+    "get_default_thread_pool",
     "list_all_envs",
     "make",
     "make_dm",
     "make_gym",
     "make_gymnasium",
     "make_spec",
+    "make_thread_pool",
     "register",
+    "set_default_thread_pool",
 ]

@@ -12,8 +12,10 @@ from dm_env import specs as dm_specs
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
+from envpool import numa
 from envpool import spaces as envpool_spaces
 from envpool.registry import TaskSpec, get_task
+from envpool.thread_pool import ThreadPool, get_default_thread_pool
 
 ENV_TYPES = ("gymnasium", "gym", "dm")
 ORIGINAL_API_VARIABLE = "ENVPOOL_ORIGINAL_API"
@@ -42,6 +44,7 @@ POOL_KEYS = (
     "seed",
     "max_episode_steps",
     "thread_affinity_offset",
+    "numa_node",
     "max_num_players",
     "gym_reset_return_info",
 )
@@ -147,17 +150,34 @@ def _pool_config(
     seed: Any = 0,
     max_episode_steps: Any = None,
     thread_affinity_offset: Any = -1,
+    numa_node: Any = None,
     max_num_players: Any = 1,
     gym_reset_return_info: Any = True,
+    thread_pool: Any = None,
 ) -> Config:
-    """The pool's arguments, checked and with their defaults filled in."""
+    """The pool's arguments, checked and with their defaults filled in.
+
+    thread_pool is make()'s argument, already resolved (a ThreadPool or None).
+    """
     num_envs = _check_int("num_envs", num_envs, 1)
     batch_size = _check_int("batch_size", batch_size, 1, allow_none=True) or num_envs
     if batch_size > num_envs:
         raise ValueError(f"batch_size must be <= num_envs={num_envs}, got {batch_size}")
     threads = _check_int("num_threads", num_threads, 0, allow_none=True)
-    if threads is None or threads == 0:
-        threads = min(num_envs, os.cpu_count() or 1)
+    node = _check_int("numa_node", numa_node, 0, allow_none=True)
+    if thread_pool is not None:
+        if threads:
+            raise ValueError(
+                f"num_threads={threads} with a thread_pool: the pool runs on the thread "
+                f"pool's {thread_pool.num_threads} threads; leave num_threads out"
+            )
+        # the thread pool's threads, and the caller's in sync mode (as the C++ pool counts)
+        threads = thread_pool.num_threads + (1 if batch_size == num_envs else 0)
+    elif threads is None or threads == 0:
+        cpus = numa.node_cpus(node) if node is not None else numa.allowed_cpus()
+        threads = min(num_envs, len(cpus) or 1)
+    elif node is not None:
+        numa.node_cpus(node)  # a clear error for a node that is not there
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 63))
     seed = _check_int("seed", seed, 0)
@@ -165,6 +185,11 @@ def _pool_config(
     if max_steps is None:
         max_steps = task.max_episode_steps
     offset = _check_int("thread_affinity_offset", thread_affinity_offset, -1)
+    if thread_pool is not None and offset >= 0:
+        raise ValueError(
+            "thread_affinity_offset with a thread_pool: the thread pool's threads are pinned "
+            "where it was made; pass thread_affinity_offset to envpool.make_thread_pool()"
+        )
     if max_num_players != 1:
         raise ValueError(
             f"max_num_players must be 1, got {max_num_players!r}: envpool's tasks are single-player"
@@ -178,6 +203,7 @@ def _pool_config(
         seed=seed,
         max_episode_steps=max_steps,
         thread_affinity_offset=offset,
+        numa_node=node,
         max_num_players=1,
         gym_reset_return_info=bool(gym_reset_return_info),
     )
@@ -233,6 +259,8 @@ def make(
     thread_affinity_offset: int = -1,
     render_mode: str | None = None,
     original_api: bool | None = None,
+    thread_pool: ThreadPool | bool | None = None,
+    numa_node: int | None = None,
     **task_options: Any,
 ) -> Any:
     """Creates a pool of ``num_envs`` copies of ``task_id``.
@@ -254,6 +282,13 @@ def make(
     or tuple gives one value per env, except for a tuple-valued option such as a
     (low, high) range, where a list of tuples does. The original EnvPool's
     max_num_players=1 and gym_reset_return_info are accepted.
+
+    thread_pool: a ThreadPool from envpool.make_thread_pool() runs the envs on threads
+    shared with the other pools given it (then leave num_threads out); False gives the
+    pool threads of its own even where a process-wide default is set
+    (envpool.set_default_thread_pool); None uses that default if set and neither
+    num_threads nor numa_node is given. numa_node=k keeps the pool's threads, its envs'
+    memory and its batch memory on NUMA node k (envpool.numa.nodes(); docs/scaling.md).
     """
     if env_type not in ENV_TYPES:
         close = difflib.get_close_matches(str(env_type), ENV_TYPES, n=1)
@@ -262,6 +297,7 @@ def make(
     task = get_task(task_id)
     extra_pool_args, task_options = _split_pool_args(task_options)
     task_options = task.convert_options(task_options)
+    shared = _resolve_thread_pool(thread_pool, num_threads, numa_node)
     pool_args = _pool_config(
         task,
         num_envs=num_envs,
@@ -270,6 +306,8 @@ def make(
         seed=seed,
         max_episode_steps=max_episode_steps,
         thread_affinity_offset=thread_affinity_offset,
+        numa_node=numa_node,
+        thread_pool=shared,
         **extra_pool_args,
     )
     mode = parse_autoreset_mode(autoreset_mode)
@@ -308,6 +346,9 @@ def make(
         pool_args.max_episode_steps or 0,
         _mode_name(mode),
         pool_args.thread_affinity_offset,
+        shared._handle if shared is not None else None,
+        list(numa.node_cpus(pool_args.numa_node)) if pool_args.numa_node is not None else [],
+        _memory_node(pool_args.numa_node, shared),
     )
     if original_api:
         from envpool.original_api import OriginalDmEnvPool, OriginalGymEnvPool
@@ -322,6 +363,32 @@ def make(
     from envpool.gymnasium_env import GymnasiumEnvPool
 
     return GymnasiumEnvPool(pool, spec, mode, render_mode)
+
+
+def _resolve_thread_pool(
+    thread_pool: Any, num_threads: Any, numa_node: Any
+) -> ThreadPool | None:
+    if thread_pool is None:
+        if num_threads is None and numa_node is None:
+            return get_default_thread_pool()
+        return None
+    if thread_pool is False:
+        return None
+    if not isinstance(thread_pool, ThreadPool):
+        raise TypeError(
+            "thread_pool must be a ThreadPool from envpool.make_thread_pool(), False (threads "
+            f"of the pool's own) or None (the process-wide default), got {thread_pool!r}"
+        )
+    return thread_pool
+
+
+def _memory_node(numa_node: int | None, shared: ThreadPool | None) -> int:
+    """The NUMA node of the batch memory: the pool's, else its thread pool's, else none."""
+    if numa_node is not None:
+        return numa_node
+    if shared is not None and shared.numa_node is not None:
+        return shared.numa_node
+    return -1
 
 
 def make_gymnasium(task_id: str, **kwargs: Any) -> Any:

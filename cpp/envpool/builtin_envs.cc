@@ -17,6 +17,7 @@
 
 PYBIND11_MODULE(_core, m) {
   using envpool::python::RegisterEnv;
+  envpool::python::BindWorkerGroups(m);
   namespace cc = envpool::classic_control;
   RegisterEnv<cc::CartPole>(m, "CartPole");
   RegisterEnv<cc::Pendulum>(m, "Pendulum");

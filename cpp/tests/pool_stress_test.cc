@@ -1,11 +1,14 @@
 // Stress tests of the engine's queues, rounds and batch ring, run plain and
 // under ThreadSanitizer and AddressSanitizer + UBSan from .ci/run.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <random>
+#include <memory>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "counting_env.h"
@@ -83,8 +86,11 @@ void Record(const Batch& batch, std::map<int, Trace>& traces) {
   }
 }
 
-std::map<int, Trace> RunSync(int num_threads, int steps) {
-  Pool pool({MakeConfig(6)}, Options(16, 0, num_threads));
+std::map<int, Trace> RunSync(int num_threads, int steps,
+                             std::shared_ptr<WorkerGroup> group = nullptr) {
+  PoolOptions options = Options(16, 0, num_threads);
+  options.worker_group = std::move(group);
+  Pool pool({MakeConfig(6)}, options);
   std::map<int, Trace> traces;
   const auto ids = AllIds(16);
   Record(pool.Reset(ids, {}), traces);
@@ -109,8 +115,11 @@ void TestSyncDeterministicAcrossThreads() {
   CHECK(t0[7][6] == 0 && t0[7][3] == 0);  // next-step autoreset
 }
 
-std::map<int, Trace> RunAsync(int num_threads, int batch_size, int recvs) {
-  Pool pool({MakeConfig(6, -1, 30)}, Options(16, batch_size, num_threads));
+std::map<int, Trace> RunAsync(int num_threads, int batch_size, int recvs,
+                              std::shared_ptr<WorkerGroup> group = nullptr) {
+  PoolOptions options = Options(16, batch_size, num_threads);
+  options.worker_group = std::move(group);
+  Pool pool({MakeConfig(6, -1, 30)}, options);
   std::map<int, Trace> traces;
   pool.SendReset(AllIds(16));
   for (int r = 0; r < recvs; ++r) {
@@ -331,6 +340,54 @@ void TestManyPoolsAndCloseWithWorkInFlight() {
   }
 }
 
+// Pools sharing one worker group, each stepped from its own thread, give
+// each env the trajectory it has on threads of its own; pools come and go
+// (some closed with work in flight) while the others run.
+void TestSharedWorkerGroup() {
+  const auto sync = RunSync(1, 120);
+  const auto async = RunAsync(2, 4, 80);
+  auto group = std::make_shared<WorkerGroup>(2, Placement{});
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    std::vector<std::map<int, Trace>> sync_runs(2);
+    std::vector<std::map<int, Trace>> async_runs(2);
+    std::vector<std::thread> callers;
+    for (int i = 0; i < 2; ++i) {
+      callers.emplace_back([&, i] { sync_runs[i] = RunSync(0, 120, group); });
+      callers.emplace_back(
+          [&, i] { async_runs[i] = RunAsync(0, 4, 80, group); });
+    }
+    callers.emplace_back([&] {
+      for (int i = 0; i < 50; ++i) {
+        PoolOptions options = Options(8, 2, 0);
+        options.worker_group = group;
+        Pool pool({MakeConfig(5, -1, 200)}, options);
+        pool.SendReset(AllIds(8));
+        if (i % 2 == 0) {
+          pool.Close();
+        }
+      }
+    });
+    for (auto& caller : callers) {
+      caller.join();
+    }
+    for (int i = 0; i < 2; ++i) {
+      CHECK(sync_runs[i] == sync);
+      for (const auto& [id, trace] : async_runs[i]) {
+        const Trace& expected = sync.at(id);
+        CHECK(std::equal(trace.begin(), trace.end(), expected.begin()));
+      }
+      CHECK(async_runs[i].size() == async.size());
+    }
+  }
+  // The group outlives pools, and pools keep it alive: this pool is the
+  // group's last owner when it is destroyed.
+  PoolOptions options = Options(4, 0, 0);
+  options.worker_group = std::move(group);
+  Pool last({MakeConfig(6)}, options);
+  CHECK(last.options().num_threads == 3);
+  last.Reset(AllIds(4), {});
+}
+
 template <typename Exception, typename Fn>
 bool Throws(Fn&& fn) {
   try {
@@ -412,6 +469,7 @@ int main() {
   TestHammer();
   TestSoloRoundsMatchSharedRounds();
   TestManyPoolsAndCloseWithWorkInFlight();
+  TestSharedWorkerGroup();
   TestDictObservations();
   std::puts("pool_stress_test: all checks passed");
   return 0;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "envpool/core/array_spec.h"
+#include "envpool/core/placement.h"
 
 namespace envpool {
 
@@ -124,8 +125,10 @@ struct BatchBuffer {
 // drops the last array that views them, so a steady loop allocates nothing.
 class BufferPool : public std::enable_shared_from_this<BufferPool> {
  public:
-  BufferPool(const EnvSpec& spec, std::size_t capacity, bool final_fields)
-      : layout_(spec, capacity, final_fields) {}
+  // memory_node >= 0: every buffer's pages are bound to that NUMA node.
+  BufferPool(const EnvSpec& spec, std::size_t capacity, bool final_fields,
+             int memory_node = -1)
+      : layout_(spec, capacity, final_fields), memory_node_(memory_node) {}
 
   const BatchLayout& layout() const { return layout_; }
 
@@ -138,7 +141,11 @@ class BufferPool : public std::enable_shared_from_this<BufferPool> {
         return buffer;
       }
     }
-    return std::make_unique<BatchBuffer>(layout_);
+    auto buffer = std::make_unique<BatchBuffer>(layout_);
+    if (memory_node_ >= 0) {
+      BindMemoryToNode(buffer->data, layout_.total_bytes(), memory_node_);
+    }
+    return buffer;
   }
 
   void Release(std::unique_ptr<BatchBuffer> buffer) {
@@ -161,6 +168,7 @@ class BufferPool : public std::enable_shared_from_this<BufferPool> {
 
  private:
   BatchLayout layout_;
+  int memory_node_;
   std::mutex mutex_;
   std::vector<std::unique_ptr<BatchBuffer>> free_;
 };

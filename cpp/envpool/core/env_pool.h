@@ -30,16 +30,13 @@
 #include <utility>
 #include <vector>
 
-#if defined(__linux__)
-#include <pthread.h>
-#include <sched.h>
-#endif
-
 #include "envpool/core/batch.h"
 #include "envpool/core/env.h"
 #include "envpool/core/errors.h"
+#include "envpool/core/placement.h"
 #include "envpool/core/task_queue.h"
 #include "envpool/core/waiter.h"
+#include "envpool/core/worker_group.h"
 
 namespace envpool {
 
@@ -53,6 +50,14 @@ struct PoolOptions {
   int max_episode_steps = 0;  // 0: no time limit
   AutoresetMode autoreset_mode = AutoresetMode::kNextStep;
   int thread_affinity_offset = -1;  // < 0: no pinning
+  // CPUs the pool's own threads (and the threads building its envs) may run
+  // on, and the NUMA node of its batch memory; see Placement.
+  std::vector<int> cpus;
+  int memory_node = -1;
+  // Set: the pool's envs run on this group's threads, shared with other
+  // pools, instead of threads of its own (num_threads then counts the group's
+  // threads and the caller's).
+  std::shared_ptr<WorkerGroup> worker_group;
   // A sync round expected to take less than this runs on the calling thread
   // alone: handing chunks to another core costs about a microsecond. 0 always
   // shares rounds with the workers.
@@ -71,7 +76,7 @@ struct Batch {
 using InterruptCheck = std::function<void()>;
 
 template <Environment E>
-class EnvPool {
+class EnvPool final : public WorkSource {
  public:
   using Action = typename E::Action;
   using Scalar = ActionScalar<E>;
@@ -92,11 +97,13 @@ class EnvPool {
     const bool final_fields =
         options_.autoreset_mode == AutoresetMode::kSameStep;
     const auto num_envs = static_cast<std::size_t>(options_.num_envs);
-    round_pool_ = std::make_shared<BufferPool>(spec_, num_envs, final_fields);
+    round_pool_ = std::make_shared<BufferPool>(spec_, num_envs, final_fields,
+                                               options_.memory_node);
     round_.ids.resize(num_envs);
     if (!is_sync()) {
       batch_pool_ = std::make_shared<BufferPool>(
-          spec_, static_cast<std::size_t>(options_.batch_size), final_fields);
+          spec_, static_cast<std::size_t>(options_.batch_size), final_fields,
+          options_.memory_node);
       ring_size_ =
           (num_envs + options_.batch_size - 1) / options_.batch_size + 1;
       ring_ = std::make_unique<RingEntry[]>(ring_size_);
@@ -113,20 +120,10 @@ class EnvPool {
         slots_[i].env->Seed(options_.seed + i);
       }
     }
-    const int num_workers =
-        is_sync() ? options_.num_threads - 1 : options_.num_threads;
-    for (int i = 0; i < num_workers; ++i) {
-      workers_.emplace_back([this] { WorkerLoop(); });
-      Pin(workers_.back(), i);  // before make() returns, not when it first runs
-    }
-    if (is_sync() && num_workers > 0) {
-      // Takes the caller's share of rounds the caller stands by for.
-      workers_.emplace_back([this] { StandbyWorkerLoop(); });
-      Pin(workers_.back(), num_workers);
-    }
+    StartWorkers();
   }
 
-  ~EnvPool() { Close(); }
+  ~EnvPool() override { Close(); }
   EnvPool(const EnvPool&) = delete;
   EnvPool& operator=(const EnvPool&) = delete;
 
@@ -136,6 +133,7 @@ class EnvPool {
   int batch_size() const { return options_.batch_size; }
   bool is_sync() const { return options_.batch_size == options_.num_envs; }
   bool closed() const { return closed_; }
+  bool shares_workers() const { return options_.worker_group != nullptr; }
   std::size_t action_size() const { return action_size_; }
   // Envs sent and not yet received.
   int num_pending() const { return num_pending_; }
@@ -289,16 +287,36 @@ class EnvPool {
     }
     closed_ = true;
     stop_.store(true, std::memory_order_seq_cst);
-    work_epoch_.fetch_add(1, std::memory_order_seq_cst);
-    work_waiter_.Notify();
+    if (group_ != nullptr) {
+      group_->Detach(attachment_);
+      attachment_.reset();
+      group_.reset();  // joins a private group's threads
+    }
     standby_epoch_.fetch_add(1, std::memory_order_seq_cst);
     standby_waiter_.Notify();
-    for (auto& worker : workers_) {
-      if (worker.joinable()) {
-        worker.join();
+    if (standby_.joinable()) {
+      standby_.join();
+    }
+  }
+
+  // Runs up to `limit` chunks of the current round or envs of the async
+  // queue; called by the worker group's threads.
+  std::size_t RunSome(std::size_t limit) override {
+    std::size_t ran = 0;
+    while (ran < limit && WorkOneChunk() != 0) {
+      ++ran;
+    }
+    if (!is_sync()) {
+      while (ran < limit && !stop_.load(std::memory_order_relaxed)) {
+        const auto id = queue_.TryPop();
+        if (!id) {
+          break;
+        }
+        ProcessAsync(*id);
+        ++ran;
       }
     }
-    workers_.clear();
+    return ran;
   }
 
  private:
@@ -382,11 +400,17 @@ class EnvPool {
           "core), got " +
           std::to_string(options.num_threads));
     }
-    if (options.num_threads == 0) {
-      options.num_threads =
-          static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+    if (options.worker_group != nullptr) {
+      // The group's threads, and in sync mode the caller too.
+      options.num_threads = options.worker_group->num_threads() +
+                            (options.batch_size == options.num_envs ? 1 : 0);
+    } else {
+      if (options.num_threads == 0) {
+        options.num_threads =
+            static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+      }
+      options.num_threads = std::min(options.num_threads, options.num_envs);
     }
-    options.num_threads = std::min(options.num_threads, options.num_envs);
     if (options.max_episode_steps < 0) {
       throw std::invalid_argument(
           "max_episode_steps must be >= 0 (0 means no limit), got " +
@@ -456,11 +480,22 @@ class EnvPool {
         }
       }
     };
+    // With a placement, every env is built (and its memory first touched)
+    // by a thread on the pool's CPUs, none by the caller's thread.
+    const Placement placement = OwnPlacement();
+    const bool placed = !placement.cpus.empty();
     std::vector<std::thread> builders;
-    for (int i = 1; i < options_.num_threads; ++i) {
+    const int num_builders = std::min(
+        static_cast<int>(slots_.size()), std::max(1, options_.num_threads));
+    for (int i = placed ? 0 : 1; i < num_builders; ++i) {
       builders.emplace_back(build);
+      if (placed) {
+        PinThread(builders.back(), placement, i);
+      }
     }
-    build();
+    if (!placed) {
+      build();
+    }
     for (auto& builder : builders) {
       builder.join();
     }
@@ -488,9 +523,41 @@ class EnvPool {
         spin, kPollEvery);
   }
 
-  void WakeWorkers() {
-    work_epoch_.fetch_add(1, std::memory_order_seq_cst);
-    work_waiter_.Notify();
+  void WakeWorkers() { group_->Wake(); }
+
+  // The pool's own CPUs, memory node and pinning (unused with a shared group,
+  // whose threads are placed by the group).
+  Placement OwnPlacement() const {
+    Placement placement;
+    placement.cpus = options_.cpus;
+    placement.affinity_offset = options_.thread_affinity_offset;
+    placement.memory_node = options_.memory_node;
+    return placement;
+  }
+
+  // Sync mode runs num_threads - 1 workers beside the caller, plus a standby
+  // worker that takes the caller's share of rounds it stands by for; async
+  // mode runs num_threads workers. A shared group replaces the workers.
+  void StartWorkers() {
+    if (options_.worker_group != nullptr) {
+      group_ = options_.worker_group;
+      num_workers_ = group_->num_threads();
+    } else {
+      const int num_workers =
+          is_sync() ? options_.num_threads - 1 : options_.num_threads;
+      if (num_workers == 0) {
+        return;
+      }
+      // Pinned before make() returns, not when a thread first runs.
+      group_ = std::make_shared<WorkerGroup>(num_workers, OwnPlacement());
+      num_workers_ = num_workers;
+      if (is_sync()) {
+        standby_ = std::thread([this] { StandbyWorkerLoop(); });
+        PinThread(standby_, OwnPlacement(), num_workers);
+        ++num_workers_;
+      }
+    }
+    attachment_ = group_->Attach(this);
   }
 
   // Hands `ids` to the threads: as one round (results in order, collected
@@ -526,7 +593,7 @@ class EnvPool {
     round_.done.store(0, std::memory_order_relaxed);
     // A round of cheap envs is done by the caller alone (see solo_round_ns).
     round_solo_ =
-        workers_.empty() ||
+        group_ == nullptr ||
         (ns_per_env_ > 0.0 && ns_per_env_ * static_cast<double>(ids.size()) <
                                   options_.solo_round_ns);
     if (round_solo_) {
@@ -641,7 +708,7 @@ class EnvPool {
       throw;
     }
     if (stand_by) {
-      Measure(start, round_.size, workers_.size());
+      Measure(start, round_.size, static_cast<std::size_t>(num_workers_));
     }
     round_pending_ = false;
     Batch batch{std::move(round_.buffer), round_.size, round_pool_};
@@ -736,36 +803,6 @@ class EnvPool {
 
   // Workers.
 
-  void WorkerLoop() {
-    while (true) {
-      const std::uint32_t epoch = work_epoch_.load(std::memory_order_seq_cst);
-      if (stop_.load(std::memory_order_acquire)) {
-        return;
-      }
-      bool worked = false;
-      while (WorkOneChunk()) {
-        worked = true;
-      }
-      if (!is_sync()) {
-        while (!stop_.load(std::memory_order_relaxed)) {
-          const auto id = queue_.TryPop();
-          if (!id) {
-            break;
-          }
-          ProcessAsync(*id);
-          worked = true;
-        }
-      }
-      if (!worked) {
-        work_waiter_.Wait(
-            [&] {
-              return work_epoch_.load(std::memory_order_seq_cst) != epoch;
-            },
-            [] {}, kWorkerSpin, kPollEvery);
-      }
-    }
-  }
-
   // The extra sync worker: it works only the rounds whose caller stands by
   // (slow envs), so every round has num_threads threads at work and none
   // more competing for the cores.
@@ -785,22 +822,6 @@ class EnvPool {
           },
           [] {}, kWorkerSpin, kPollEvery);
     }
-  }
-
-  void Pin(std::thread& worker, int index) const {
-#if defined(__linux__)
-    if (options_.thread_affinity_offset < 0) {
-      return;
-    }
-    const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET((options_.thread_affinity_offset + index) % cores, &set);
-    pthread_setaffinity_np(worker.native_handle(), sizeof(set), &set);
-#else
-    (void)worker;
-    (void)index;
-#endif
   }
 
   void ProcessAsync(std::int32_t env_id) {
@@ -929,7 +950,10 @@ class EnvPool {
   std::vector<Scalar> actions_;
   std::shared_ptr<BufferPool> round_pool_;
   std::shared_ptr<BufferPool> batch_pool_;
-  std::vector<std::thread> workers_;
+  std::shared_ptr<WorkerGroup> group_;  // null: every round runs solo
+  std::shared_ptr<WorkerGroup::Attachment> attachment_;
+  std::thread standby_;
+  int num_workers_ = 0;  // threads besides the caller that run this pool
   bool closed_ = false;
   int num_pending_ = 0;
 
@@ -957,10 +981,8 @@ class EnvPool {
   std::uint64_t next_recv_ = 0;
   Waiter recv_waiter_;
 
-  // Waking workers.
-  alignas(64) std::atomic<std::uint32_t> work_epoch_{0};
+  // Waking the standby worker.
   std::atomic<bool> stop_{false};
-  Waiter work_waiter_;
   alignas(64) std::atomic<std::uint32_t> standby_epoch_{0};
   Waiter standby_waiter_;
   std::atomic<bool> round_stand_by_{false};

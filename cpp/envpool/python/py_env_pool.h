@@ -26,12 +26,14 @@
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <pthread.h>
+#include <unistd.h>
 #endif
 
 #include "envpool/core/env.h"
 #include "envpool/core/env_pool.h"
 #include "envpool/core/errors.h"
 #include "envpool/core/version.h"
+#include "envpool/core/worker_group.h"
 #include "envpool/python/py_actions.h"
 #include "envpool/python/py_config.h"
 #include "envpool/python/xla_bridge.h"
@@ -119,6 +121,86 @@ inline void TranslateErrors(
   }
 }
 
+// A worker group travels between extension modules (a CartPole pool of
+// envpool._core and a MuJoCo pool of envpool._mujoco may share one) as a
+// capsule around this handle. Every module compiles the same header-only
+// WorkerGroup, and the capsule's name carries the version, so a module built
+// against other headers refuses the capsule instead of misreading it.
+struct WorkerGroupHandle {
+  std::shared_ptr<WorkerGroup> group;
+  long pid;  // NOLINT(runtime/int): the process whose threads these are
+};
+
+inline constexpr const char* kWorkerGroupCapsule =
+    "envpool.WorkerGroup/" ENVPOOL_VERSION "/1";
+
+inline long CurrentPid() {  // NOLINT(runtime/int)
+#if defined(__unix__) || defined(__APPLE__)
+  return static_cast<long>(getpid());  // NOLINT(runtime/int)
+#else
+  return 0;
+#endif
+}
+
+inline py::capsule MakeWorkerGroup(int num_threads, std::vector<int> cpus,
+                                   int affinity_offset) {
+  Placement placement;
+  placement.cpus = std::move(cpus);
+  placement.affinity_offset = affinity_offset;
+  auto group = WithoutGil([&] {
+    return std::make_shared<WorkerGroup>(num_threads, std::move(placement));
+  });
+  auto* handle = new WorkerGroupHandle{std::move(group), CurrentPid()};
+  return py::capsule(handle, kWorkerGroupCapsule, [](PyObject* capsule) {
+            auto* h = static_cast<WorkerGroupHandle*>(
+                PyCapsule_GetPointer(capsule, kWorkerGroupCapsule));
+            if (h == nullptr) {
+              PyErr_Clear();
+              return;
+            }
+            if (h->pid != CurrentPid()) {
+              // Inherited through fork(): its threads are not in this
+              // process, and joining them would block forever.
+              return;  // so the handle is left allocated
+            }
+            PyThreadState* state = PyEval_SaveThread();
+            delete h;  // joins the threads once no pool uses the group
+            PyEval_RestoreThread(state);
+          });
+}
+
+// The group inside a capsule from MakeWorkerGroup; None gives null.
+inline std::shared_ptr<WorkerGroup> WorkerGroupFrom(const py::object& obj) {
+  if (obj.is_none()) {
+    return nullptr;
+  }
+  if (!PyCapsule_CheckExact(obj.ptr()) ||
+      !PyCapsule_IsValid(obj.ptr(), kWorkerGroupCapsule)) {
+    throw py::type_error(
+        "thread_pool must come from envpool.make_thread_pool() of envpool " +
+        std::string(ENVPOOL_VERSION) +
+        " (an env package built against other envpool headers cannot share "
+        "its threads)");
+  }
+  auto* handle = static_cast<WorkerGroupHandle*>(
+      PyCapsule_GetPointer(obj.ptr(), kWorkerGroupCapsule));
+  if (handle->pid != CurrentPid()) {
+    throw CallOrderError(
+        "this thread pool was created in the parent process before fork(); "
+        "its threads do not exist here. Create a new one in the child");
+  }
+  return handle->group;
+}
+
+// Binds the function that makes worker groups (in one module: envpool._core).
+inline void BindWorkerGroups(py::module_& m) {
+  m.def("_make_worker_group", &MakeWorkerGroup, py::arg("num_threads"),
+        py::arg("cpus"), py::arg("thread_affinity_offset"));
+  m.def("_worker_group_threads", [](const py::object& capsule) {
+    return WorkerGroupFrom(capsule)->num_threads();
+  });
+}
+
 template <Environment E>
 class PyEnvPool {
  public:
@@ -127,7 +209,9 @@ class PyEnvPool {
 
   PyEnvPool(const py::dict& options, int num_envs, int batch_size,
             int num_threads, std::uint64_t seed, int max_episode_steps,
-            const std::string& autoreset_mode, int thread_affinity_offset)
+            const std::string& autoreset_mode, int thread_affinity_offset,
+            const py::object& worker_group, std::vector<int> cpus,
+            int memory_node)
       : fork_generation_(fork_generation.load()) {
     PoolOptions pool_options;
     pool_options.num_envs = num_envs;
@@ -137,6 +221,9 @@ class PyEnvPool {
     pool_options.max_episode_steps = max_episode_steps;
     pool_options.autoreset_mode = ParseAutoresetMode(autoreset_mode);
     pool_options.thread_affinity_offset = thread_affinity_offset;
+    pool_options.worker_group = WorkerGroupFrom(worker_group);
+    pool_options.cpus = std::move(cpus);
+    pool_options.memory_node = memory_node;
     if (num_envs < 1) {
       throw py::value_error("num_envs must be >= 1, got " +
                             std::to_string(num_envs));
@@ -189,11 +276,15 @@ class PyEnvPool {
             "envpool_version",
             [](const py::object&) { return std::string(ENVPOOL_VERSION); })
         .def(py::init<const py::dict&, int, int, int, std::uint64_t, int,
-                      const std::string&, int>(),
+                      const std::string&, int, const py::object&,
+                      std::vector<int>, int>(),
              py::arg("options"), py::arg("num_envs"), py::arg("batch_size"),
              py::arg("num_threads"), py::arg("seed"),
              py::arg("max_episode_steps"), py::arg("autoreset_mode"),
-             py::arg("thread_affinity_offset"))
+             py::arg("thread_affinity_offset"),
+             py::arg("worker_group") = py::none(),
+             py::arg("cpus") = std::vector<int>{},
+             py::arg("memory_node") = -1)
         .def_static("default_config",
                     [] { return ToPython(E::DefaultConfig()); })
         .def_static(
@@ -227,6 +318,10 @@ class PyEnvPool {
         .def_property_readonly("num_threads",
                                [](const PyEnvPool& self) {
                                  return self.pool_->options().num_threads;
+                               })
+        .def_property_readonly("shares_workers",
+                               [](const PyEnvPool& self) {
+                                 return self.pool_->shares_workers();
                                })
         .def_property_readonly(
             "num_pending",
