@@ -211,3 +211,26 @@ def test_numa_node_binds_the_batch_memory_to_the_node(batch_size: int) -> None:
     with envpool.make("CartPole-v1", num_envs=4, batch_size=batch_size) as env:
         env.async_reset()
         assert _memory_policy(env.recv()[0])[0] == MPOL_DEFAULT
+
+
+@pytest.mark.skipif(len(numa.allowed_cpus()) < 2, reason="needs two CPUs")
+def test_bench_scaling_runs_one_pool_per_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    """benchmarks/bench_scaling.py's per-node layout, on this machine split into two fake nodes."""
+    import importlib.util
+
+    path = Path(__file__).parents[1] / "benchmarks" / "bench_scaling.py"
+    spec = importlib.util.spec_from_file_location("bench_scaling", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    cpus = sorted(numa.allowed_cpus())
+    fake = [
+        numa.NumaNode(0, tuple(cpus[:1]), None, {0: 10, 1: 20}),
+        numa.NumaNode(1, tuple(cpus[1:2]), None, {0: 20, 1: 10}),
+    ]
+    monkeypatch.setattr(numa, "read_topology", lambda root=numa.SYSFS_ROOT: fake)
+    result = bench.measure("CartPole-v1", [1, 2], 2, 0.1, 1)
+    assert [row["threads"] for row in result["rows"]] == [1, 2]
+    assert result["per_node"]["nodes"] == 2 and result["per_node"]["threads"] == 2
+    assert result["per_node"]["steps_per_s"] > 0
+    assert "per-node pools" in bench.table([result])
