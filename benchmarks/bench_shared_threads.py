@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import threading
 import time
@@ -101,10 +100,13 @@ def measure(task: str, pools: int, num_envs: int, seconds: float, rounds: int) -
     threads: dict[str, int] = {}
     for _ in range(rounds):
         for sharing in SHARING:
-            before = len(os.listdir("/proc/self/task"))
             shared = envpool.make_thread_pool() if sharing == "shared" else None
             envs = _make_pools(task, pools, num_envs, shared)
-            threads[sharing] = len(os.listdir("/proc/self/task")) - before
+            # worker threads started: a sync pool of its own runs num_threads - 1
+            # workers and a standby one
+            threads[sharing] = (
+                shared.num_threads if shared is not None else sum(e.num_threads for e in envs)
+            )
             actions = [_actions(env, 64, k) for k, env in enumerate(envs)]
             for driver in DRIVERS:
                 RUNNERS[driver](envs, actions, min(0.3, seconds / 4))  # warm up
