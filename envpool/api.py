@@ -365,9 +365,7 @@ def make(
     return GymnasiumEnvPool(pool, spec, mode, render_mode)
 
 
-def _resolve_thread_pool(
-    thread_pool: Any, num_threads: Any, numa_node: Any
-) -> ThreadPool | None:
+def _resolve_thread_pool(thread_pool: Any, num_threads: Any, numa_node: Any) -> ThreadPool | None:
     if thread_pool is None:
         if num_threads is None and numa_node is None:
             return get_default_thread_pool()

@@ -93,9 +93,7 @@ def read_topology(sysfs_root: str | os.PathLike[str] = SYSFS_ROOT) -> list[NumaN
     if online_text is not None:
         ids = parse_cpulist(online_text)  # the same range syntax
     else:
-        ids = tuple(
-            sorted(int(p.name[4:]) for p in node_dir.glob("node*") if p.name[4:].isdigit())
-        )
+        ids = tuple(sorted(int(p.name[4:]) for p in node_dir.glob("node*") if p.name[4:].isdigit()))
     nodes = []
     for node_id in ids:
         path = node_dir / f"node{node_id}"
@@ -109,7 +107,7 @@ def read_topology(sysfs_root: str | os.PathLike[str] = SYSFS_ROOT) -> list[NumaN
             cpus = tuple(c for c in cpus if c in online_cpus)
         distance_text = _read(path / "distance")
         costs = [int(d) for d in distance_text.split()] if distance_text else []
-        distances = dict(zip(ids, costs)) if len(costs) == len(ids) else {node_id: 10}
+        distances = dict(zip(ids, costs, strict=True)) if len(costs) == len(ids) else {node_id: 10}
         memory = _memory_kb(_read(path / "meminfo"))
         nodes.append(NumaNode(node_id, cpus, memory, distances))
     return nodes

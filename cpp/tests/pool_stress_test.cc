@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
-#include <random>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <thread>
 #include <vector>

@@ -83,7 +83,7 @@ class EnvPool final : public WorkSource {
 
   // `configs` holds one Config for every env, or one shared by all.
   EnvPool(std::vector<Config> configs, PoolOptions options)
-      : options_(Validate(options, configs.size())),
+      : options_(Validate(std::move(options), configs.size())),
         spec_(E::Spec(configs.front())),
         action_size_(spec_.action.NumElements()),
         slots_(static_cast<std::size_t>(options_.num_envs)),
@@ -485,8 +485,8 @@ class EnvPool final : public WorkSource {
     const Placement placement = OwnPlacement();
     const bool placed = !placement.cpus.empty();
     std::vector<std::thread> builders;
-    const int num_builders = std::min(
-        static_cast<int>(slots_.size()), std::max(1, options_.num_threads));
+    const int num_builders = std::min(static_cast<int>(slots_.size()),
+                                      std::max(1, options_.num_threads));
     for (int i = placed ? 0 : 1; i < num_builders; ++i) {
       builders.emplace_back(build);
       if (placed) {

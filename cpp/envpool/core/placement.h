@@ -83,7 +83,8 @@ inline bool BindMemoryToNode(void* data, std::size_t bytes, int node) {
   const auto begin = reinterpret_cast<std::uintptr_t>(data) / page * page;
   const auto end =
       (reinterpret_cast<std::uintptr_t>(data) + bytes + page - 1) / page * page;
-  constexpr std::size_t kBits = 8 * sizeof(unsigned long);  // NOLINT(runtime/int)
+  constexpr std::size_t kBits =
+      8 * sizeof(unsigned long);                     // NOLINT(runtime/int)
   std::vector<unsigned long> mask(1024 / kBits, 0);  // NOLINT(runtime/int)
   mask[static_cast<std::size_t>(node) / kBits] |=
       1UL << (static_cast<std::size_t>(node) % kBits);

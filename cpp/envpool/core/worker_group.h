@@ -131,8 +131,7 @@ class WorkerGroup {
         sources = sources_;
       }
       // One source alone gets all the worker's time; several take turns.
-      const std::size_t share =
-          sources.size() == 1 ? ~std::size_t{0} : kShare;
+      const std::size_t share = sources.size() == 1 ? ~std::size_t{0} : kShare;
       bool worked = false;
       bool pass_worked = true;
       while (pass_worked && !stop_.load(std::memory_order_relaxed)) {

@@ -152,21 +152,21 @@ inline py::capsule MakeWorkerGroup(int num_threads, std::vector<int> cpus,
   });
   auto* handle = new WorkerGroupHandle{std::move(group), CurrentPid()};
   return py::capsule(handle, kWorkerGroupCapsule, [](PyObject* capsule) {
-            auto* h = static_cast<WorkerGroupHandle*>(
-                PyCapsule_GetPointer(capsule, kWorkerGroupCapsule));
-            if (h == nullptr) {
-              PyErr_Clear();
-              return;
-            }
-            if (h->pid != CurrentPid()) {
-              // Inherited through fork(): its threads are not in this
-              // process, and joining them would block forever.
-              return;  // so the handle is left allocated
-            }
-            PyThreadState* state = PyEval_SaveThread();
-            delete h;  // joins the threads once no pool uses the group
-            PyEval_RestoreThread(state);
-          });
+    auto* h = static_cast<WorkerGroupHandle*>(
+        PyCapsule_GetPointer(capsule, kWorkerGroupCapsule));
+    if (h == nullptr) {
+      PyErr_Clear();
+      return;
+    }
+    if (h->pid != CurrentPid()) {
+      // Inherited through fork(): its threads are not in this
+      // process, and joining them would block forever.
+      return;  // so the handle is left allocated
+    }
+    PyThreadState* state = PyEval_SaveThread();
+    delete h;  // joins the threads once no pool uses the group
+    PyEval_RestoreThread(state);
+  });
 }
 
 // The group inside a capsule from MakeWorkerGroup; None gives null.
@@ -283,8 +283,7 @@ class PyEnvPool {
              py::arg("max_episode_steps"), py::arg("autoreset_mode"),
              py::arg("thread_affinity_offset"),
              py::arg("worker_group") = py::none(),
-             py::arg("cpus") = std::vector<int>{},
-             py::arg("memory_node") = -1)
+             py::arg("cpus") = std::vector<int>{}, py::arg("memory_node") = -1)
         .def_static("default_config",
                     [] { return ToPython(E::DefaultConfig()); })
         .def_static(
@@ -319,10 +318,9 @@ class PyEnvPool {
                                [](const PyEnvPool& self) {
                                  return self.pool_->options().num_threads;
                                })
-        .def_property_readonly("shares_workers",
-                               [](const PyEnvPool& self) {
-                                 return self.pool_->shares_workers();
-                               })
+        .def_property_readonly(
+            "shares_workers",
+            [](const PyEnvPool& self) { return self.pool_->shares_workers(); })
         .def_property_readonly(
             "num_pending",
             [](const PyEnvPool& self) { return self.pool_->num_pending(); })
