@@ -371,3 +371,36 @@ def test_thread_pool_affinity_offset_pins_its_threads() -> None:
     masks = sorted(tuple(sorted(os.sched_getaffinity(t))) for t in threads)
     assert masks == sorted(((1 + i) % cores,) for i in range(2))
     assert shared.num_threads == 2
+
+
+def test_making_and_dropping_pools_and_thread_pools_leaks_no_threads() -> None:
+    code = """
+import gc, json, os, numpy as np, envpool
+def threads():
+    return len(os.listdir("/proc/self/task"))
+base = threads()
+for i in range(20):
+    shared = envpool.make_thread_pool(2)
+    for k in range(10):
+        env = envpool.make("CartPole-v1", num_envs=4, batch_size=4 if k % 2 else 2,
+                           thread_pool=shared)
+        if k % 2:
+            env.reset()
+            env.step(np.zeros(4, dtype=np.int64))
+        else:
+            env.async_reset()  # dropped with work in flight
+        if k % 3 == 0:
+            env.close()
+        del env
+    # a pool that outlives its ThreadPool object keeps the threads until it goes
+    last = envpool.make("CartPole-v1", num_envs=2, thread_pool=shared)
+    del shared
+    gc.collect()
+    during = threads()
+    del last
+    gc.collect()
+print(json.dumps([during - base, threads() - base]))
+"""
+    done = run_python(code, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [2, 0]
