@@ -1,9 +1,10 @@
-"""The ``envpool`` command (also ``python -m envpool``): list, info and bench.
+"""The ``envpool`` command (also ``python -m envpool``): list, info, bench and tune.
 
 envpool list [PATTERN]      task ids, all or those matching PATTERN
 envpool list --families     the task families, with their number of tasks
 envpool info TASK           spaces, specs and every option of TASK with its default
 envpool bench [...]         steps/s of envpool against the peers installed here
+envpool tune TASK [...]     the fastest threads / batch size / thread sharing for TASK here
 envpool cmake-dir           folder of envpool's CMake package config (for env packages)
 envpool include-dir         folder of envpool's C++ headers
 """
@@ -29,6 +30,15 @@ examples:
   envpool bench --task HalfCheetah-v5 --num-envs 8 --num-threads 2
   envpool bench --task CartPole-v1 --seconds 3 --json out.json --plot out.png
   envpool bench --peer-python /path/to/venv/bin/python   adds the original EnvPool
+"""
+
+
+TUNE_EXAMPLES = """\
+examples:
+  envpool tune Pong-v5                           8 envs, every candidate, ~1 min
+  envpool tune CartPole-v1 --num-envs 64 --budget 120 --json tune.json
+  envpool tune Breakout-v5 --threads 4,8 --batch-sizes 16,8 --num-envs 16
+  envpool tune HalfCheetah-v5 --no-shared --no-progress
 """
 
 
@@ -58,6 +68,19 @@ def _seconds(text: str) -> float:
     if not (value > 0 and np.isfinite(value)):
         raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
     return value
+
+
+def _int_list(text: str) -> list[int]:
+    from envpool.tune import parse_list
+
+    try:
+        values = parse_list(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    bad = [v for v in values if v < 1]
+    if bad:
+        raise argparse.ArgumentTypeError(f"every value must be >= 1, got {bad[0]}")
+    return values
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -184,6 +207,67 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="a Python interpreter with the original EnvPool installed (package envpool); "
         "adds it as a peer, run in a subprocess",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    p = sub.add_parser(
+        "tune",
+        help="find the fastest threads, batch size and thread sharing for a task here",
+        description=textwrap.fill(
+            "Measure the candidate configurations of a pool of TASK on this machine and "
+            "rank them by env steps per second: num_threads 1, 2, 4, ... up to "
+            "min(num_envs, usable CPUs); sync (batch_size = num_envs) or async "
+            "(batch_size num_envs/2, /4, /8); threads of the pool's own or a shared "
+            "envpool.make_thread_pool(). Successive halving within --budget: every "
+            "candidate briefly, the better half longer, and so on; the last 3 are "
+            "measured 3 times in turn and ranked by the median. Prints a ranked table "
+            "and the envpool.make(...) call of the fastest.",
+            78,
+        ),
+        epilog=TUNE_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.set_defaults(command_parser=p)
+    p.add_argument("task", metavar="TASK", help="a task id, e.g. Pong-v5")
+    p.add_argument(
+        "--num-envs",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="envs in the pool (default: 8)",
+    )
+    p.add_argument(
+        "--budget",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="seconds the search may take, pools opened included (default: 60); "
+        "at least 0.1 s per candidate is measured whatever the budget",
+    )
+    p.add_argument(
+        "--threads",
+        type=_int_list,
+        metavar="LIST",
+        help="only these numbers of threads, comma-separated, e.g. 2,4 "
+        "(default: 1, 2, 4, ... up to min(N, usable CPUs), and that number)",
+    )
+    p.add_argument(
+        "--batch-sizes",
+        type=_int_list,
+        metavar="LIST",
+        help="only these batch sizes, comma-separated; N is sync, less is async "
+        "(default: N, N/2, N/4, N/8)",
+    )
+    p.add_argument(
+        "--no-shared",
+        action="store_true",
+        help="leave out the candidates on a shared envpool.make_thread_pool()",
+    )
+    p.add_argument(
+        "--json",
+        metavar="PATH",
+        help="write the machine, the settings, every candidate's measurements and the "
+        "pick as JSON to PATH",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
@@ -374,6 +458,48 @@ def cmd_bench(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
+def cmd_tune(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from envpool import tune
+    from envpool.registry import get_task
+
+    try:
+        get_task(args.task)
+    except (ValueError, TypeError) as exc:
+        parser.error(str(exc))
+    num_envs = args.num_envs or tune.DEFAULT_NUM_ENVS
+    too_big = [b for b in args.batch_sizes or () if b > num_envs]
+    if too_big:
+        parser.error(
+            f"--batch-sizes {too_big[0]} is larger than --num-envs {num_envs}; "
+            f"batch sizes go from 1 to {num_envs} (= sync)"
+        )
+    if args.json:
+        _check_output_path(parser, "--json", args.json)
+    try:
+        get_task(args.task).load()  # e.g. a MuJoCo task not built here
+    except ImportError as exc:
+        print(f"envpool tune: {exc}", file=sys.stderr)
+        return 1
+    try:
+        report = tune.tune(
+            args.task,
+            num_envs=num_envs,
+            budget=args.budget if args.budget is not None else tune.DEFAULT_BUDGET,
+            threads=args.threads,
+            batch_sizes=args.batch_sizes,
+            shared=not args.no_shared,
+            progress=not args.no_progress,
+        )
+    except KeyboardInterrupt:
+        print("envpool tune: interrupted", file=sys.stderr)
+        return 130
+    print(report.format())
+    if args.json:
+        tune.write_json(report, args.json)
+        print(f"\nwrote {args.json}")
+    return 0
+
+
 def _default_sizes(task: str) -> tuple[int, ...]:
     from envpool.bench import DEFAULT_NUM_ENVS
     from envpool.bench.engines import task_family
@@ -412,6 +538,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             except FileNotFoundError as exc:
                 sub.exit(1, f"envpool {args.command}: {exc}\n")
             return 0
+        if args.command == "tune":
+            return cmd_tune(args, sub)
         return cmd_bench(args, sub)
     except BrokenPipeError:  # e.g. envpool list | head: stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
