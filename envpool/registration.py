@@ -12,6 +12,7 @@ from typing import Any
 from envpool import api
 from envpool.original_api import OriginalSpec, with_original_defaults
 from envpool.registry import get_task, list_all_envs, register
+from envpool.thread_pool import make_thread_pool
 
 __all__ = [
     "list_all_envs",
@@ -20,6 +21,7 @@ __all__ = [
     "make_gym",
     "make_gymnasium",
     "make_spec",
+    "make_thread_pool",
     "register",
 ]
 

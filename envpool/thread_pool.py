@@ -56,6 +56,7 @@ class ThreadPool:
 
 
 def make_thread_pool(
+    num_envs_capacity: int | None = None,
     num_threads: int | None = None,
     thread_affinity_offset: int = -1,
     numa_node: int | None = None,
@@ -65,9 +66,23 @@ def make_thread_pool(
     num_threads defaults to one per CPU this process may use (of ``numa_node`` when given).
     thread_affinity_offset >= 0 pins thread i to the (offset + i)-th of those CPUs, as
     make()'s does; numa_node keeps the threads on that node's CPUs (envpool.numa.nodes()).
+    The signature starts as the original EnvPool's, ``make_thread_pool(num_envs_capacity,
+    num_threads=0, thread_affinity_offset=-1)``, so its calls carry over: pass
+    num_threads by keyword. num_envs_capacity is checked but sets no limit here, as
+    envs live in their pools and any number of pools may share the threads.
     """
     from envpool import _core
 
+    if num_envs_capacity is not None and (
+        isinstance(num_envs_capacity, bool)
+        or not isinstance(num_envs_capacity, int)
+        or num_envs_capacity < 1
+    ):
+        raise ValueError(
+            f"num_envs_capacity must be a positive int or None, got {num_envs_capacity!r} "
+            "(the first argument is the original EnvPool's capacity; pass num_threads=... "
+            "by keyword)"
+        )
     cpus: tuple[int, ...] = ()
     if numa_node is not None:
         cpus = numa.node_cpus(numa_node)
@@ -122,7 +137,7 @@ def get_default_thread_pool() -> ThreadPool | None:
                     ) from None
                 if threads < 0:
                     raise ValueError(f"{THREAD_POOL_VARIABLE} must be >= 0, got {threads}")
-                _default = make_thread_pool(threads or None)
+                _default = make_thread_pool(num_threads=threads or None)
         return _default
 
 

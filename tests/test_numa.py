@@ -204,7 +204,7 @@ def test_numa_node_binds_the_batch_memory_to_the_node(batch_size: int) -> None:
         env.async_reset()
         obs = env.recv()[0]
         assert _memory_policy(obs) == (MPOL_PREFERRED, 1 << node)
-    shared = envpool.make_thread_pool(1, numa_node=node)
+    shared = envpool.make_thread_pool(num_threads=1, numa_node=node)
     with envpool.make("CartPole-v1", num_envs=4, thread_pool=shared) as env:
         obs, _ = env.reset()
         assert _memory_policy(obs) == (MPOL_PREFERRED, 1 << node)

@@ -96,7 +96,7 @@ def _own_thread_results() -> list:
 
 def test_pools_stepped_alternately_on_a_shared_pool_match_their_own_threads() -> None:
     expected = _own_thread_results()
-    shared = envpool.make_thread_pool(2)
+    shared = envpool.make_thread_pool(num_threads=2)
     envs = [_make(task, n, b, k, thread_pool=shared) for k, (task, n, b) in enumerate(POOLS)]
     assert all(env.unwrapped._pool.shares_workers for env in envs)
     # interleave the pools call by call
@@ -118,7 +118,7 @@ def test_pools_stepped_alternately_on_a_shared_pool_match_their_own_threads() ->
 
 def test_pools_stepped_from_several_python_threads_match_their_own_threads() -> None:
     expected = _own_thread_results()
-    shared = envpool.make_thread_pool(2)
+    shared = envpool.make_thread_pool(num_threads=2)
     for _ in range(2):
         results: list[Any] = [None] * len(POOLS)
 
@@ -139,7 +139,7 @@ def test_pools_stepped_from_several_python_threads_match_their_own_threads() -> 
 
 def test_a_shared_pool_starts_no_threads_of_its_own() -> None:
     before = threading.active_count(), len(os.listdir("/proc/self/task"))
-    shared = envpool.make_thread_pool(2)
+    shared = envpool.make_thread_pool(num_threads=2)
     after_group = len(os.listdir("/proc/self/task"))
     assert after_group == before[1] + 2
     envs = [_make("CartPole-v1", 4, 4, 0, thread_pool=shared) for _ in range(4)]
@@ -152,7 +152,7 @@ def test_a_shared_pool_starts_no_threads_of_its_own() -> None:
 
 
 def test_closing_one_pool_leaves_the_others_running() -> None:
-    shared = envpool.make_thread_pool(2)
+    shared = envpool.make_thread_pool(num_threads=2)
     a = _make("CartPole-v1", 8, 8, 0, thread_pool=shared)
     b = _make("CartPole-v1", 8, 2, 1, thread_pool=shared)
     a.reset()
@@ -177,7 +177,7 @@ def test_closing_one_pool_leaves_the_others_running() -> None:
 
 
 def test_an_env_error_in_one_pool_leaves_the_other_pools_alone(fault_env_dir: Any) -> None:
-    shared = envpool.make_thread_pool(2)
+    shared = envpool.make_thread_pool(num_threads=2)
     faulty = envpool.make("Fault-v0", num_envs=4, throw_at_step=3, thread_pool=shared)
     healthy = _make("CartPole-v1", 4, 4, 0, thread_pool=shared)
     faulty.reset()
@@ -192,7 +192,7 @@ def test_an_env_error_in_one_pool_leaves_the_other_pools_alone(fault_env_dir: An
 
 
 def test_an_out_of_tree_env_shares_threads_with_builtin_ones(fault_env_dir: Any) -> None:
-    shared = envpool.make_thread_pool(1)
+    shared = envpool.make_thread_pool(num_threads=1)
     slow = envpool.make("Fault-v0", num_envs=4, batch_size=2, sleep_us=2000, thread_pool=shared)
     fast = _make("CartPole-v1", 4, 4, 0, thread_pool=shared)
     slow.async_reset()
@@ -204,7 +204,7 @@ def test_an_out_of_tree_env_shares_threads_with_builtin_ones(fault_env_dir: Any)
 
 
 def test_default_thread_pool_is_used_unless_the_pool_chooses_its_threads() -> None:
-    shared = envpool.make_thread_pool(1)
+    shared = envpool.make_thread_pool(num_threads=1)
     previous = envpool.set_default_thread_pool(shared)
     try:
         assert envpool.get_default_thread_pool() is shared
@@ -247,7 +247,7 @@ print(json.dumps([envpool.get_default_thread_pool().num_threads, env._pool.share
 def test_bad_thread_pool_arguments_raise_clear_errors(
     kwargs: dict, error: type, match: str
 ) -> None:
-    shared = envpool.make_thread_pool(1)
+    shared = envpool.make_thread_pool(num_threads=1)
     kwargs = {k: shared if v == "tp" else v for k, v in kwargs.items()}
     with pytest.raises(error, match=match):
         envpool.make("CartPole-v1", num_envs=2, **kwargs)
@@ -263,6 +263,7 @@ def test_bad_thread_pool_arguments_raise_clear_errors(
         ({"num_threads": 1.5}, TypeError, "num_threads must be an int"),
         ({"thread_affinity_offset": -2}, ValueError, "thread_affinity_offset must be >= -1"),
         ({"numa_node": 99}, ValueError, "numa_node=99"),
+        ({"num_envs_capacity": 0}, ValueError, "num_envs_capacity must be a positive int"),
     ],
 )
 def test_bad_make_thread_pool_arguments(kwargs: dict, error: type, match: str) -> None:
@@ -302,7 +303,7 @@ def test_ctrl_c_interrupts_a_pool_on_a_shared_thread_pool(fault_env_dir: Any) ->
         prelude(fault_env_dir)
         + CTRL_C
         + """
-shared = envpool.make_thread_pool(2)
+shared = envpool.make_thread_pool(num_threads=2)
 env = envpool.make("Fault-v0", num_envs=4, batch_size=2, sleep_us=2_000_000, thread_pool=shared)
 other = envpool.make("CartPole-v1", num_envs=4, thread_pool=shared)
 env.async_reset()
@@ -327,7 +328,7 @@ def test_fork_child_cannot_use_the_parents_thread_pool_but_can_make_its_own() ->
     code = """
 import json, os, numpy as np, envpool
 from envpool.errors import CallOrderError
-shared = envpool.make_thread_pool(2)
+shared = envpool.make_thread_pool(num_threads=2)
 envpool.set_default_thread_pool(shared)
 env = envpool.make("CartPole-v1", num_envs=4, thread_pool=shared)
 env.reset()
@@ -343,7 +344,7 @@ if pid == 0:
     except CallOrderError:
         out["old_pool_refused"] = True
     out["default_cleared"] = envpool.get_default_thread_pool() is None
-    mine = envpool.make_thread_pool(1)
+    mine = envpool.make_thread_pool(num_threads=1)
     child = envpool.make("CartPole-v1", num_envs=4, thread_pool=mine)
     child.reset()
     out["child_steps"] = len(child.step(np.zeros(4, dtype=np.int64))[0])
@@ -365,7 +366,7 @@ print(json.dumps({"parent_ok": True}))
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="thread pinning is Linux-only")
 def test_thread_pool_affinity_offset_pins_its_threads() -> None:
     before = {int(t) for t in os.listdir("/proc/self/task")}
-    shared = envpool.make_thread_pool(2, thread_affinity_offset=1)
+    shared = envpool.make_thread_pool(num_threads=2, thread_affinity_offset=1)
     threads = {int(t) for t in os.listdir("/proc/self/task")} - before
     cores = os.cpu_count() or 1
     masks = sorted(tuple(sorted(os.sched_getaffinity(t))) for t in threads)
@@ -380,7 +381,7 @@ def threads():
     return len(os.listdir("/proc/self/task"))
 base = threads()
 for i in range(20):
-    shared = envpool.make_thread_pool(2)
+    shared = envpool.make_thread_pool(num_threads=2)
     for k in range(10):
         env = envpool.make("CartPole-v1", num_envs=4, batch_size=4 if k % 2 else 2,
                            thread_pool=shared)
@@ -404,3 +405,15 @@ print(json.dumps([during - base, threads() - base]))
     done = run_python(code, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [2, 0]
+
+
+def test_the_original_envpools_make_thread_pool_call_carries_over() -> None:
+    from envpool.registration import make_thread_pool
+
+    # the original's signature: make_thread_pool(num_envs_capacity, num_threads, offset)
+    shared = make_thread_pool(16, 2)
+    assert shared.num_threads == 2
+    assert envpool.make_thread_pool(num_envs_capacity=16, num_threads=1).num_threads == 1
+    with envpool.make("CartPole-v1", num_envs=16, batch_size=8, thread_pool=shared) as env:
+        env.async_reset()
+        assert len(env.recv()[0]) == 8
