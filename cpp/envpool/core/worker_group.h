@@ -86,8 +86,15 @@ class WorkerGroup {
   // Stops workers from entering the source and waits for those inside.
   void Detach(const std::shared_ptr<Attachment>& attachment) {
     attachment->detached.store(true, std::memory_order_seq_cst);
-    while (attachment->busy.load(std::memory_order_seq_cst) != 0) {
-      std::this_thread::yield();
+    // A worker inside runs at most the env it is stepping, which may be slow:
+    // yield a while, then nap rather than burn a core.
+    for (int i = 0; attachment->busy.load(std::memory_order_seq_cst) != 0;
+         ++i) {
+      if (i < 1000) {
+        std::this_thread::yield();
+      } else {
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+      }
     }
     std::lock_guard lock(mutex_);
     std::erase(sources_, attachment);
