@@ -12,7 +12,7 @@ The candidates (``candidates()``) are every combination of
 - batch_size: num_envs (sync: ``env.step``), and num_envs/2, /4, /8 (async:
   ``env.send`` / ``env.recv``);
 - threads of the pool's own (``num_threads=t``) or a shared ThreadPool of t threads
-  (``thread_pool=envpool.make_thread_pool(t)``), the latter when this envpool has
+  (``thread_pool=envpool.make_thread_pool(num_threads=t)``), the latter when this envpool has
   ``make_thread_pool``.
 
 The search (``successive_halving()``) splits the time budget evenly over its rounds:
@@ -66,7 +66,7 @@ class Candidate:
     num_threads: int
     """make()'s num_threads, or the shared ThreadPool's number of threads."""
     shared: bool = False
-    """Run on ``envpool.make_thread_pool(num_threads)`` instead of threads of its own."""
+    """Run on a shared ``envpool.make_thread_pool(num_threads=...)``, not threads of its own."""
 
     @property
     def is_async(self) -> bool:
@@ -97,7 +97,7 @@ def make_call(task_id: str, candidate: Candidate) -> str:
     if candidate.is_async:
         args.append(f"batch_size={candidate.batch_size}")
     if candidate.shared:
-        args.append(f"thread_pool=envpool.make_thread_pool({candidate.num_threads})")
+        args.append(f"thread_pool=envpool.make_thread_pool(num_threads={candidate.num_threads})")
     else:
         args.append(f"num_threads={candidate.num_threads}")
     return f"envpool.make({', '.join(args)})"
@@ -337,7 +337,7 @@ class PoolMeasurer:
         if c.is_async:
             kwargs["batch_size"] = c.batch_size
         if c.shared:
-            kwargs["thread_pool"] = envpool.make_thread_pool(c.num_threads)
+            kwargs["thread_pool"] = envpool.make_thread_pool(num_threads=c.num_threads)
         else:
             kwargs["num_threads"] = c.num_threads
             if shared_available():

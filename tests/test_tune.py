@@ -115,19 +115,30 @@ def test_make_call_text() -> None:
         == 'envpool.make("Pong-v5", num_envs=8, num_threads=2)'
     )
     assert tune.make_call("Pong-v5", Candidate(8, 4, 2, shared=True)) == (
-        'envpool.make("Pong-v5", num_envs=8, batch_size=4, thread_pool=envpool.make_thread_pool(2))'
+        'envpool.make("Pong-v5", num_envs=8, batch_size=4, '
+        "thread_pool=envpool.make_thread_pool(num_threads=2))"
     )
 
 
 @pytest.mark.parametrize(
-    "candidate", [Candidate(4, 4, 2), Candidate(4, 2, 1), Candidate(4, 2, 2, True)]
+    "candidate",
+    [
+        Candidate(4, 4, 2),
+        Candidate(4, 2, 1),
+        Candidate(4, 2, 2, shared=True),
+        Candidate(4, 4, 3, shared=True),
+    ],
 )
 def test_make_call_opens_that_pool(candidate: Candidate) -> None:
+    if candidate.shared and not tune.shared_available():
+        pytest.skip("no envpool.make_thread_pool")
     env = eval(tune.make_call("CartPole-v1", candidate), {"envpool": envpool})
     try:
         assert env.num_envs == 4
         assert env.config["batch_size"] == candidate.batch_size
-        if not candidate.shared:
+        if candidate.shared:  # the thread pool's threads, and the caller's in sync mode
+            assert env.num_threads == candidate.num_threads + (0 if candidate.is_async else 1)
+        else:
             assert env.config["num_threads"] == candidate.num_threads
     finally:
         env.close()
