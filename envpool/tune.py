@@ -258,7 +258,7 @@ def successive_halving(
     Rounds have round_sizes(len(items)) candidates; each round gets an equal share of
     what is left of the budget, divided over its measurements. The time a measurement
     takes beyond the seconds asked for (warm-up, opening a pool) is learnt from the
-    rounds before and allowed for. Every measurement is at least min_seconds, so a
+    rounds before (but the first, when every pool is opened) and allowed for. Every measurement is at least min_seconds, so a
     budget too small for the candidates is overrun. A round keeps the better 1/eta
     of its candidates; the final round measures each finalist `repeats` times, in
     turn, and ranks them by the median. on_start(c, round) and on_done(c, round,
@@ -295,7 +295,7 @@ def successive_halving(
             if on_done is not None:
                 on_done(c, index, rate)
         elapsed = clock() - round_started
-        if elapsed > 0:
+        if index > 0 and elapsed > 0:  # round 1 also opened every pool: not typical
             overhead = max(1.0, elapsed / (runs * seconds))
         if not final:
             keep = {r.candidate for r in rank([results[c] for c in alive])[: sizes[index + 1]]}
