@@ -3,11 +3,16 @@
 #
 #   ENVPOOL_ALE_SOURCE_DIR  (CMake cache variable or environment variable):
 #       an already unpacked ale-py source tree, for offline builds.
+#   ENVPOOL_SOURCE_PACKAGES  (CMake cache variable or environment variable):
+#       a folder holding the pinned sdist, ale_py-<version>.tar.gz, which is
+#       used instead of downloading it (its sha256 is still checked).
 # Otherwise the pinned sdist is fetched with pip and its sha256 checked.
 
 set(ENVPOOL_ALE_VERSION 0.12.1)
 set(ENVPOOL_ALE_SHA256
     c503d574c5983e1063b451201ccb779d935919c0f6bf116fb0f4f8aa4c86d249)
+
+include("${CMAKE_CURRENT_LIST_DIR}/../source_packages.cmake")
 
 set(ENVPOOL_ALE_SOURCE_DIR "$ENV{ENVPOOL_ALE_SOURCE_DIR}" CACHE PATH
     "An unpacked ale-py ${ENVPOOL_ALE_VERSION} source tree (skips the download)")
@@ -15,6 +20,7 @@ set(ENVPOOL_ALE_SOURCE_DIR "$ENV{ENVPOOL_ALE_SOURCE_DIR}" CACHE PATH
 if(NOT ENVPOOL_ALE_SOURCE_DIR)
   set(_ale_dir "${CMAKE_BINARY_DIR}/_deps/ale-py")
   set(_ale_sdist "${_ale_dir}/ale_py-${ENVPOOL_ALE_VERSION}.tar.gz")
+  envpool_local_source_package("${_ale_sdist}")
   if(NOT EXISTS "${_ale_sdist}")
     message(STATUS "Fetching the ale-py ${ENVPOOL_ALE_VERSION} sdist with pip")
     execute_process(

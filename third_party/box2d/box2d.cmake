@@ -5,11 +5,16 @@
 #
 #   ENVPOOL_BOX2D_SOURCE_DIR  (CMake cache variable or environment variable):
 #       an already unpacked box2d-py source tree, for offline builds.
+#   ENVPOOL_SOURCE_PACKAGES  (CMake cache variable or environment variable):
+#       a folder holding the pinned sdist, box2d-py-<version>.tar.gz, which is
+#       used instead of downloading it (its sha256 is still checked).
 # Otherwise the pinned sdist is fetched with pip and its sha256 checked.
 
 set(ENVPOOL_BOX2D_VERSION 2.3.8)
 set(ENVPOOL_BOX2D_SHA256
     bdacfbbc56079bb317548efe49d3d5a86646885cc27f4a2ee97e4b2960921ab7)
+
+include("${CMAKE_CURRENT_LIST_DIR}/../source_packages.cmake")
 
 set(ENVPOOL_BOX2D_SOURCE_DIR "$ENV{ENVPOOL_BOX2D_SOURCE_DIR}" CACHE PATH
     "An unpacked box2d-py ${ENVPOOL_BOX2D_VERSION} source tree (skips the download)")
@@ -17,6 +22,7 @@ set(ENVPOOL_BOX2D_SOURCE_DIR "$ENV{ENVPOOL_BOX2D_SOURCE_DIR}" CACHE PATH
 if(NOT ENVPOOL_BOX2D_SOURCE_DIR)
   set(_box2d_dir "${CMAKE_BINARY_DIR}/_deps/box2d-py")
   set(_box2d_sdist "${_box2d_dir}/box2d-py-${ENVPOOL_BOX2D_VERSION}.tar.gz")
+  envpool_local_source_package("${_box2d_sdist}")
   if(NOT EXISTS "${_box2d_sdist}")
     message(STATUS "Fetching the box2d-py ${ENVPOOL_BOX2D_VERSION} sdist with pip")
     execute_process(

@@ -5,6 +5,9 @@
 #   ENVPOOL_XLA_FFI_INCLUDE_DIR  (CMake cache variable or environment variable):
 #       a folder holding xla/ffi/api/ffi.h, for offline builds (for example
 #       the output of `python -c "import jax.ffi; print(jax.ffi.include_dir())"`).
+#   ENVPOOL_SOURCE_PACKAGES  (CMake cache variable or environment variable):
+#       a folder holding the pinned jaxlib wheel named below, which is used
+#       instead of downloading it (its sha256 is still checked).
 # Otherwise the build Python's jaxlib is used when its headers are the pinned
 # ones, else the pinned jaxlib wheel is fetched with pip, its sha256 checked,
 # and the headers unpacked from it.
@@ -19,6 +22,8 @@ set(_xla_ffi_header_sha256
     "api.h=7f76572a80ed2097e5924e6d02d84891c725300172280bd009c0a7c9ac7961eb"
     "c_api.h=85fc385c2d3a6b539a05b9cf4c3535aa24b4b41040f9e111c1f2c11b0e2fa539"
     "ffi.h=4e4a1d8f9825e88e15a2bcbb7c08eb6233f020b952cab5bbbb8510e3017515c5")
+
+include("${CMAKE_CURRENT_LIST_DIR}/../source_packages.cmake")
 
 set(ENVPOOL_XLA_FFI_INCLUDE_DIR "$ENV{ENVPOOL_XLA_FFI_INCLUDE_DIR}" CACHE PATH
     "A folder with XLA's FFI headers, xla/ffi/api/ffi.h (skips the download)")
@@ -61,6 +66,7 @@ endif()
 if(NOT ENVPOOL_XLA_FFI_INCLUDE_DIR)
   set(_jaxlib_dir "${CMAKE_BINARY_DIR}/_deps/jaxlib")
   set(_jaxlib_wheel "${_jaxlib_dir}/${ENVPOOL_JAXLIB_WHEEL}")
+  envpool_local_source_package("${_jaxlib_wheel}")
   if(NOT EXISTS "${_jaxlib_wheel}")
     message(STATUS "Fetching the jaxlib ${ENVPOOL_JAXLIB_VERSION} wheel with pip "
                    "(for XLA's FFI headers)")
