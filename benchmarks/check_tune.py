@@ -131,6 +131,10 @@ def check(task: str, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _load() -> float:
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+
+
 def describe(c: dict[str, Any]) -> str:
     threads = f"shared {c['num_threads']}" if c["shared"] else f"{c['num_threads']}"
     return f"{c['mode']} b={c['batch_size']} t={threads}"
@@ -151,12 +155,14 @@ def main() -> int:
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
 
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    load = _load()
     results = [check(task, args) for task in args.tasks]
+    load_after = _load()
     m = machine()
     print(
-        f"\n{m['cpus']} CPUs ({m['cpu']}), {tune.usable_cpus()} usable; load average at "
-        f"the start {load:.2f}; {args.num_envs} envs; tune budget {args.budget:g} s; sweep "
+        f"\n{m['cpus']} CPUs ({m['cpu']}), {tune.usable_cpus()} usable; 1-minute load "
+        f"average {load:.2f} at the start, {load_after:.2f} at the end; "
+        f"{args.num_envs} envs; tune budget {args.budget:g} s; sweep "
         f"{args.sweep_rounds} x {args.sweep_seconds:g} s per candidate; side by side "
         f"{args.final_rounds} x {args.final_seconds:g} s\n"
     )
@@ -183,7 +189,12 @@ def main() -> int:
     if args.json:
         with open(args.json, "w") as f:
             json.dump(
-                {"machine": m, "versions": versions(), "load": load, "results": results},
+                {
+                    "machine": m,
+                    "versions": versions(),
+                    "load": [load, load_after],
+                    "results": results,
+                },
                 f,
                 indent=2,
             )

@@ -258,11 +258,12 @@ def successive_halving(
     Rounds have round_sizes(len(items)) candidates; each round gets an equal share of
     what is left of the budget, divided over its measurements. The time a measurement
     takes beyond the seconds asked for (warm-up, opening a pool) is learnt from the
-    rounds before (but the first, when every pool is opened) and allowed for. Every measurement is at least min_seconds, so a
-    budget too small for the candidates is overrun. A round keeps the better 1/eta
-    of its candidates; the final round measures each finalist `repeats` times, in
-    turn, and ranks them by the median. on_start(c, round) and on_done(c, round,
-    rate) report progress; release(c) is called when c is dropped or the search ends.
+    rounds before (except the first, which opens every pool) and allowed for. Every
+    measurement is at least min_seconds, so a budget too small for the candidates is
+    overrun. A round keeps the better 1/eta of its candidates; the final round
+    measures each finalist `repeats` times, in turn, and ranks them by the median.
+    on_start(c, round) and on_done(c, round, rate) report progress; release(c) is
+    called when c is dropped or the search ends.
     """
     if not items:
         raise ValueError("no candidates to measure")
