@@ -98,12 +98,25 @@ class BufferPool;
 // One block of batch memory. While Python holds arrays into it, `home` keeps
 // its pool alive so that the block can be given back from any thread later.
 struct BatchBuffer {
-  explicit BatchBuffer(const BatchLayout& layout)
+  // memory_node >= 0: the block gets pages of its own on that NUMA node.
+  explicit BatchBuffer(const BatchLayout& layout, int memory_node = -1)
       : layout(&layout),
         data(static_cast<std::byte*>(
-            ::operator new(layout.total_bytes() == 0 ? 1 : layout.total_bytes(),
-                           std::align_val_t{64}))) {}
-  ~BatchBuffer() { ::operator delete(data, std::align_val_t{64}); }
+            AllocateOnNode(layout.total_bytes(), memory_node))),
+        mapped_(data != nullptr) {
+    if (data == nullptr) {
+      data = static_cast<std::byte*>(
+          ::operator new(layout.total_bytes() == 0 ? 1 : layout.total_bytes(),
+                         std::align_val_t{64}));
+    }
+  }
+  ~BatchBuffer() {
+    if (mapped_) {
+      FreeOnNode(data, layout->total_bytes());
+    } else {
+      ::operator delete(data, std::align_val_t{64});
+    }
+  }
   BatchBuffer(const BatchBuffer&) = delete;
   BatchBuffer& operator=(const BatchBuffer&) = delete;
 
@@ -119,6 +132,9 @@ struct BatchBuffer {
   const BatchLayout* layout;
   std::byte* data;
   std::shared_ptr<BufferPool> home;
+
+ private:
+  bool mapped_;
 };
 
 // A free list of batch buffers of one layout. Buffers come back once Python
@@ -141,11 +157,7 @@ class BufferPool : public std::enable_shared_from_this<BufferPool> {
         return buffer;
       }
     }
-    auto buffer = std::make_unique<BatchBuffer>(layout_);
-    if (memory_node_ >= 0) {
-      BindMemoryToNode(buffer->data, layout_.total_bytes(), memory_node_);
-    }
-    return buffer;
+    return std::make_unique<BatchBuffer>(layout_, memory_node_);
   }
 
   void Release(std::unique_ptr<BatchBuffer> buffer) {
