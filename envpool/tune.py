@@ -27,7 +27,6 @@ function, so they are tested without timing anything.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import json
 import math
 import os
@@ -332,7 +331,7 @@ class PoolMeasurer:
 
     def _start(self, c: Candidate) -> tuple[Any, Callable[[int], int]]:
         import envpool
-        from envpool.bench.engines import Case
+        from envpool.bench.engines import Case, envpool_loop
 
         kwargs: dict[str, Any] = {"num_envs": c.num_envs, "seed": 0}
         if c.is_async:
@@ -344,26 +343,8 @@ class PoolMeasurer:
             if shared_available():
                 kwargs["thread_pool"] = False  # not a process-wide default pool
         env = envpool.make(self.task.task_id, **kwargs)
-        actions = Case(self.task, c.num_envs, c.batch_size, c.num_threads, 0.0).actions()
-        if c.is_async:
-            env.async_reset()
-            recv, send, rows = env.recv, env.send, c.batch_size
-
-            def run(k: int) -> int:
-                for a in itertools.islice(actions, k):
-                    send(a, recv()[4]["env_id"])
-                return k * rows
-
-        else:
-            env.reset()
-            step, n = env.step, c.num_envs
-
-            def run(k: int) -> int:
-                for a in itertools.islice(actions, k):
-                    step(a)
-                return k * n
-
-        return env, run
+        case = Case(self.task, c.num_envs, c.batch_size, c.num_threads, 0.0)
+        return env, envpool_loop(env, case)
 
     def measure(self, c: Candidate, seconds: float) -> float:
         from envpool.bench.engines import mujoco_timer_off, timed

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from conftest import call_with_timeout, run_python
 from fault_env import prelude
+from test_process_faults import CTRL_C
 
 import envpool
 from envpool.errors import CallOrderError, EnvError
@@ -277,25 +278,6 @@ def test_a_capsule_that_is_not_a_thread_pool_is_refused() -> None:
     env_cls = type(envpool.make("CartPole-v1", num_envs=1).unwrapped._pool)
     with pytest.raises(TypeError, match="make_thread_pool"):
         env_cls({}, 1, 1, 1, 0, 0, "next_step", -1, object(), [], -1)
-
-
-CTRL_C = """
-import os, signal, threading, time
-import numpy as np
-signal.signal(signal.SIGINT, signal.default_int_handler)
-
-def blocked_call_latency(call):
-    sent = {}
-    def fire():
-        sent["at"] = time.monotonic()
-        os.kill(os.getpid(), signal.SIGINT)
-    threading.Timer(0.3, fire).start()
-    try:
-        call()
-    except KeyboardInterrupt:
-        return time.monotonic() - sent["at"]
-    raise AssertionError("the call returned instead of being interrupted")
-"""
 
 
 def test_ctrl_c_interrupts_a_pool_on_a_shared_thread_pool(fault_env_dir: Any) -> None:

@@ -221,6 +221,35 @@ def mujoco_timer_off() -> Iterator[None]:
         slot.value = saved
 
 
+def envpool_loop(env: Any, case: Case, dm: bool = False) -> Runner:
+    """The timed loop over an open envpool pool: ``run(k)`` makes k recv/send pairs
+    (async) or k steps (sync) with the case's actions and returns the env steps done.
+    It resets the pool first."""
+    actions = case.actions()
+    rows = case.rows
+    if case.is_async:
+        env.async_reset()
+
+        def env_ids() -> Any:
+            return env.recv().observation["env_id"] if dm else env.recv()[4]["env_id"]
+
+        def run(k: int) -> int:
+            for a in itertools.islice(actions, k):
+                env.send(a, env_ids())
+            return k * rows
+
+        return run
+    env.reset()
+    step = env.step
+
+    def run_sync(k: int) -> int:
+        for a in itertools.islice(actions, k):
+            step(a)
+        return k * rows
+
+    return run_sync
+
+
 class EnvpoolEngine(Engine):
     name = "envpool"
     peer = False
@@ -246,30 +275,8 @@ class EnvpoolEngine(Engine):
             num_threads=case.num_threads,
             seed=0,
         )
-        actions = case.actions()
         try:
-            if case.is_async:
-                env.async_reset()
-                rows = case.rows
-
-                def env_ids() -> Any:
-                    return env.recv().observation["env_id"] if dm else env.recv()[4]["env_id"]
-
-                def run(k: int) -> int:
-                    for a in itertools.islice(actions, k):
-                        env.send(a, env_ids())
-                    return k * rows
-
-            else:
-                env.reset()
-                step, n = env.step, case.num_envs
-
-                def run(k: int) -> int:
-                    for a in itertools.islice(actions, k):
-                        step(a)
-                    return k * n
-
-            yield run
+            yield envpool_loop(env, case, dm)
         finally:
             env.close()
 
