@@ -72,7 +72,6 @@ class WorkerGroup {
   WorkerGroup& operator=(const WorkerGroup&) = delete;
 
   int num_threads() const { return static_cast<int>(threads_.size()); }
-  const Placement& placement() const { return placement_; }
 
   std::shared_ptr<Attachment> Attach(WorkSource* source) {
     auto attachment = std::make_shared<Attachment>();

@@ -196,9 +196,6 @@ inline std::shared_ptr<WorkerGroup> WorkerGroupFrom(const py::object& obj) {
 inline void BindWorkerGroups(py::module_& m) {
   m.def("_make_worker_group", &MakeWorkerGroup, py::arg("num_threads"),
         py::arg("cpus"), py::arg("thread_affinity_offset"));
-  m.def("_worker_group_threads", [](const py::object& capsule) {
-    return WorkerGroupFrom(capsule)->num_threads();
-  });
 }
 
 template <Environment E>
