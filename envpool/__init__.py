@@ -17,8 +17,7 @@ from envpool.thread_pool import (
     make_thread_pool,
     set_default_thread_pool,
 )
-
-__version__ = "0.1.0"
+from envpool.version import __version__
 
 __all__ = [
     "CallOrderError",

@@ -19,7 +19,7 @@ class PoolHandle:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        self.close()  # type: ignore[attr-defined]  (each front end has its own close)
+        self.close()  # type: ignore[attr-defined]  # each front end has its own close
 
     def __reduce__(self) -> Any:
         raise TypeError(

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import difflib
 import os
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, cast, overload
 
 import numpy as np
-from dm_env import specs as dm_specs
-from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from envpool import numa
 from envpool import spaces as envpool_spaces
+from envpool.dm import DmEnvPool
+from envpool.gymnasium_env import GymnasiumEnvPool
+from envpool.original_api import OriginalDmEnvPool, OriginalGymEnvPool, with_original_defaults
 from envpool.registry import TaskSpec, get_task
+from envpool.spec import POOL_KEYS, Config, EnvSpec
 from envpool.thread_pool import ThreadPool, get_default_thread_pool
 
 ENV_TYPES = ("gymnasium", "gym", "dm")
@@ -27,70 +28,10 @@ _AUTORESET_MODES = {
 }
 
 
-class Config(dict):
-    """A dict whose keys also read as attributes: ``config["num_envs"]`` or ``config.num_envs``."""
-
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(f"config has no key {name!r}; its keys: {sorted(self)}") from None
-
-
-POOL_KEYS = (
-    "num_envs",
-    "batch_size",
-    "num_threads",
-    "seed",
-    "max_episode_steps",
-    "thread_affinity_offset",
-    "numa_node",
-    "max_num_players",
-    "gym_reset_return_info",
-)
-"""The keys of ``EnvSpec.config`` that describe the pool rather than the task."""
-
-
-@dataclass(frozen=True)
-class EnvSpec:
-    """What a task looks like with a given set of options, without running it."""
-
-    task_id: str
-    config: Config
-    """The pool's arguments (POOL_KEYS) and every env option with the value it takes."""
-    observation_space: spaces.Space
-    action_space: spaces.Space
-    observation_spec: dm_specs.Array
-    action_spec: dm_specs.Array
-    info: dict[str, tuple[np.dtype, tuple[int, ...]]]
-    """Extra info arrays: name -> (dtype, per-env shape)."""
-    render_fps: int | None = None
-
-    @property
-    def id(self) -> str:
-        """The task id, as gymnasium's ``EnvSpec.id`` names it."""
-        return self.task_id
-
-    @property
-    def max_episode_steps(self) -> int | None:
-        return self.config["max_episode_steps"]
-
-    @property
-    def reward_threshold(self) -> float | None:
-        """gymnasium's reward threshold for this task id, None if gymnasium has none."""
-        import gymnasium
-
-        try:
-            return gymnasium.spec(self.task_id).reward_threshold
-        except gymnasium.error.Error:
-            return None
-
-    @property
-    def options(self) -> dict[str, Any]:
-        """The env's own options, without the pool's arguments."""
-        return {k: v for k, v in self.config.items() if k not in POOL_KEYS}
-
-
+@overload
+def _check_int(name: str, value: Any, minimum: int, allow_none: Literal[False] = False) -> int: ...
+@overload
+def _check_int(name: str, value: Any, minimum: int, allow_none: bool) -> int | None: ...
 def _check_int(name: str, value: Any, minimum: int, allow_none: bool = False) -> int | None:
     if value is None and allow_none:
         return None
@@ -179,7 +120,7 @@ def _pool_config(
     elif node is not None:
         numa.node_cpus(node)  # a clear error for a node that is not there
     if seed is None:
-        seed = int(np.random.SeedSequence().entropy % (1 << 63))
+        seed = int(cast(int, np.random.SeedSequence().entropy) % (1 << 63))
     seed = _check_int("seed", seed, 0)
     max_steps = _check_int("max_episode_steps", max_episode_steps, 1, allow_none=True)
     if max_steps is None:
@@ -322,8 +263,6 @@ def make(
         raise TypeError(f"original_api must be a bool or None, got {original_api!r}")
     env_cls = task.load(task_options)
     if original_api:
-        from envpool.original_api import with_original_defaults
-
         task_options = with_original_defaults(env_cls, task_options)
     if render_mode not in (None, "rgb_array", "ansi"):
         raise ValueError(f"render_mode must be None, 'rgb_array' or 'ansi', got {render_mode!r}")
@@ -351,17 +290,11 @@ def make(
         _memory_node(pool_args.numa_node, shared),
     )
     if original_api:
-        from envpool.original_api import OriginalDmEnvPool, OriginalGymEnvPool
-
         if env_type == "dm":
             return OriginalDmEnvPool(pool, spec)
         return OriginalGymEnvPool(pool, spec, mode, render_mode, env_type=env_type)
     if env_type == "dm":
-        from envpool.dm import DmEnvPool
-
         return DmEnvPool(pool, spec)
-    from envpool.gymnasium_env import GymnasiumEnvPool
-
     return GymnasiumEnvPool(pool, spec, mode, render_mode)
 
 

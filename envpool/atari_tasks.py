@@ -7,6 +7,7 @@ pool is made.
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -170,7 +171,7 @@ for _rom_id in ROM_IDS:
         f"{task_name(_rom_id)}-v5",
         "envpool._core:Atari",
         max_episode_steps=MAX_EPISODE_STEPS,
-        option_hook=lambda rom_id=_rom_id: rom_options(rom_id),
+        option_hook=functools.partial(rom_options, _rom_id),
         render_fps=30,  # ale-py's AtariEnv.metadata
         family="atari",
     )

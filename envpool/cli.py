@@ -343,7 +343,10 @@ def cmd_info(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"envpool info: {exc}", file=sys.stderr)
         return 1
     options = spec.options
-    info_arrays = {"env_id": (np.dtype(np.int32), ()), "elapsed_step": (np.dtype(np.int32), ())}
+    info_arrays: dict[str, tuple[np.dtype, tuple[int, ...]]] = {
+        "env_id": (np.dtype(np.int32), ()),
+        "elapsed_step": (np.dtype(np.int32), ()),
+    }
     info_arrays.update(spec.info)
     if args.json:
         out = {

@@ -9,7 +9,7 @@ import numpy as np
 from dm_env import specs
 
 from envpool._frontend import PoolHandle
-from envpool.api import Config, EnvSpec
+from envpool.spec import Config, EnvSpec
 
 
 class Observation(Config):

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool import mujoco_tasks
+from envpool import mujoco_runtime
 from envpool.registry import register
 
 DM_CONTROL_VERSION = "1.0.50"
@@ -122,7 +122,7 @@ def _dm_control_suite_dir() -> str:
     if found != DM_CONTROL_VERSION:
         raise ImportError(
             f"envpool's DMC tasks need dm-control=={DM_CONTROL_VERSION} (the version whose "
-            f"models and task logic they reproduce, on mujoco=={mujoco_tasks.MUJOCO_VERSION}), "
+            f"models and task logic they reproduce, on mujoco=={mujoco_runtime.MUJOCO_VERSION}), "
             f"but dm-control {found} is installed: {fix}"
         )
     spec = importlib.util.find_spec("dm_control")
@@ -287,7 +287,7 @@ def _model_option_converter(
             )
         if "model_file" in options:
             raise TypeError("option 'model_file' is set by envpool from the installed dm_control")
-        model_options = {}
+        model_options: dict[str, Any] = {}
         for name, low in _MODEL_OPTIONS.get(domain, {}).items():
             value = options.pop(name, defaults.get(name, low))
             if isinstance(low, bool):
@@ -485,7 +485,7 @@ libm stands in for the rest, which may differ from numpy in the last bit), and
 def _load_library() -> None:
     """Loads envpool._dmc (libmujoco first) and hands it numpy's float64 loops."""
     global _numpy_loops_installed
-    mujoco_tasks._load_library()
+    mujoco_runtime.load_library()
     module = importlib.import_module(_DMC)
     if not _numpy_loops_installed:
         for name in module.NUMPY_FUNCTIONS:

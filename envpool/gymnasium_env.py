@@ -9,14 +9,14 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from envpool import spaces as envpool_spaces
 from envpool._frontend import PoolHandle
-from envpool.api import EnvSpec
 from envpool.errors import CallOrderError
+from envpool.spec import EnvSpec
 
 # gymnasium's render mode -> the pool class's flag saying the env supports it
 _RENDER_MODES = {"rgb_array": "can_render", "ansi": "can_render_ansi"}
 
 
-class GymnasiumEnvPool(PoolHandle, VectorEnv):
+class GymnasiumEnvPool(PoolHandle, VectorEnv):  # type: ignore[misc]  # np_random_seed: one per env
     """A batch of C++ envs behind the gymnasium vector API.
 
     Sync mode (batch_size == num_envs): ``step(actions)`` steps every env and
@@ -29,6 +29,8 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
     is_vector_env = True
     """The original EnvPool's marker, read by some training libraries."""
 
+    spec: EnvSpec  # type: ignore[assignment]  # envpool's EnvSpec (.id, .config, spaces)
+
     def __init__(
         self,
         pool: Any,
@@ -38,7 +40,7 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):
         original_api: bool = False,
     ) -> None:
         self._pool = pool
-        self.spec = spec  # type: ignore[assignment]  (envpool's EnvSpec: .id, .config, spaces)
+        self.spec = spec
         self.num_envs = spec.config.num_envs
         self.batch_size = spec.config.batch_size
         self.is_async = self.batch_size < self.num_envs

@@ -7,16 +7,14 @@ Model files come from the installed gymnasium's MuJoCo assets.
 
 from __future__ import annotations
 
-import ctypes
 import importlib
 import importlib.util
 import os
-from importlib import metadata
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from envpool import mujoco_runtime
 from envpool.registry import register
-
-MUJOCO_VERSION = "3.17.0"
 
 # task id -> (C++ class, gymnasium's TimeLimit)
 TASKS: dict[str, tuple[str, int]] = {
@@ -50,38 +48,6 @@ MODEL_TIMESTEP = {
 }
 
 
-def _mujoco_package_dir() -> str:
-    """The installed mujoco package's folder; ImportError naming the version needed."""
-    fix = f"pip install mujoco=={MUJOCO_VERSION}"
-    try:
-        found = metadata.version("mujoco")
-    except metadata.PackageNotFoundError:
-        raise ImportError(
-            f"envpool's MuJoCo tasks need the mujoco package, version {MUJOCO_VERSION}, "
-            f"which is not installed: {fix}"
-        ) from None
-    if found != MUJOCO_VERSION:
-        raise ImportError(
-            f"envpool's MuJoCo tasks need mujoco=={MUJOCO_VERSION}, but mujoco {found} is "
-            f"installed: {fix}"
-        )
-    spec = importlib.util.find_spec("mujoco")
-    if spec is None or not spec.submodule_search_locations:
-        raise ImportError(f"the mujoco package cannot be located: {fix}")
-    return next(iter(spec.submodule_search_locations))
-
-
-def _load_library() -> None:
-    """Loads libmujoco from the mujoco package, so the extension's link to it resolves."""
-    library = os.path.join(_mujoco_package_dir(), f"libmujoco.so.{MUJOCO_VERSION}")
-    if not os.path.exists(library):
-        raise ImportError(
-            f"{library} is missing; reinstall it: pip install --force-reinstall "
-            f"mujoco=={MUJOCO_VERSION}"
-        )
-    ctypes.CDLL(library)
-
-
 def assets_dir() -> str:
     """gymnasium's folder of MuJoCo model files (gymnasium/envs/mujoco/assets)."""
     spec = importlib.util.find_spec("gymnasium")
@@ -97,15 +63,18 @@ def _options() -> dict[str, Any]:
     return {"assets_dir": assets_dir()}
 
 
+def _render_fps(dt: float) -> Callable[[Mapping[str, Any]], int]:
+    """The frame rate of a task whose model steps ``dt`` seconds (frame_skip per step)."""
+    return lambda config: round(1.0 / (dt * config["frame_skip"]))
+
+
 for _task_id, (_cls, _max_episode_steps) in TASKS.items():
     register(
         _task_id,
         f"envpool.mujoco_tasks:{_cls}",
         max_episode_steps=_max_episode_steps,
         option_hook=_options,
-        render_fps=lambda config, dt=MODEL_TIMESTEP[_task_id]: round(
-            1.0 / (dt * config["frame_skip"])
-        ),
+        render_fps=_render_fps(MODEL_TIMESTEP[_task_id]),
         family="mujoco",
     )
 
@@ -114,5 +83,5 @@ def __getattr__(name: str) -> Any:
     """The env classes, loaded on first use (after checking the mujoco package)."""
     if name not in {cls for cls, _ in TASKS.values()}:
         raise AttributeError(name)
-    _load_library()
+    mujoco_runtime.load_library()
     return getattr(importlib.import_module("envpool._mujoco"), name)

@@ -87,8 +87,8 @@ def read_topology(sysfs_root: str | os.PathLike[str] = SYSFS_ROOT) -> list[NumaN
     online_cpus_text = _read(root / "devices" / "system" / "cpu" / "online")
     online_cpus = set(parse_cpulist(online_cpus_text)) if online_cpus_text is not None else None
     if not node_dir.is_dir():
-        cpus = online_cpus if online_cpus is not None else set(range(os.cpu_count() or 1))
-        return [NumaNode(0, tuple(sorted(cpus)), None, {0: 10})]
+        all_cpus = online_cpus if online_cpus is not None else set(range(os.cpu_count() or 1))
+        return [NumaNode(0, tuple(sorted(all_cpus)), None, {0: 10})]
     online_text = _read(node_dir / "online")
     if online_text is not None:
         ids = parse_cpulist(online_text)  # the same range syntax

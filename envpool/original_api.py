@@ -19,9 +19,9 @@ import dm_env
 import gymnasium
 import numpy as np
 
-from envpool.api import Config, EnvSpec
 from envpool.dm import DmEnvPool
 from envpool.gymnasium_env import GymnasiumEnvPool
+from envpool.spec import Config, EnvSpec
 
 ORIGINAL_OPTION_DEFAULTS = {
     # The original ends an episodic-life episode on a life loss only while lives remain.
@@ -54,7 +54,7 @@ def with_original_defaults(env_cls: Any, options: dict[str, Any]) -> dict[str, A
 def to_legacy_gym_space(space: gymnasium.Space) -> Any:
     """``space`` as the legacy ``gym`` package's space, or unchanged if gym is not installed."""
     try:
-        import gym  # type: ignore[import-not-found]
+        import gym
     except ImportError:
         return space
     if isinstance(space, gymnasium.spaces.Discrete):
@@ -197,13 +197,13 @@ def _original_actions(pool: Any, actions: Any, env_id: Any) -> tuple[Any, Any]:
     return actions, env_id
 
 
-class OriginalGymEnvPool(GymnasiumEnvPool, gymnasium.Env):
+class OriginalGymEnvPool(GymnasiumEnvPool, gymnasium.Env):  # type: ignore[misc]  # its spec, render, seeds are a pool's
     """A gymnasium pool with the original EnvPool's conventions (see the module doc)."""
 
     def __init__(
         self, pool: Any, spec: EnvSpec, *args: Any, env_type: str = "gym", **kwargs: Any
     ) -> None:
-        super().__init__(pool, spec, *args, original_api=True, **kwargs)
+        super().__init__(pool, spec, *args, original_api=True, **kwargs)  # type: ignore[misc]  # args: autoreset_mode, render_mode
         self.spec = OriginalSpec(spec, legacy_gym_spaces=env_type == "gym")  # type: ignore[assignment]
         self._discrete = isinstance(spec.action_space, gymnasium.spaces.Discrete)
 

@@ -52,7 +52,7 @@ class TaskSpec:
     def load(self, options: Mapping[str, Any] | None = None) -> Any:
         """The env class serving the task with the user's ``options``, checked to be
         built against this envpool's headers."""
-        from envpool import __version__
+        from envpool.version import __version__
 
         entry_point = self.entry_point
         if self.class_for is not None:

@@ -20,7 +20,7 @@ def is_dict(desc: ArrayDesc) -> bool:
 
 
 def _bounds(desc: ArrayDesc) -> tuple[np.ndarray, np.ndarray]:
-    dtype = np.dtype(desc["dtype"])
+    dtype: np.dtype = np.dtype(desc["dtype"])
     shape = tuple(desc["shape"])
     if dtype.kind == "f":
         lowest, highest = -np.inf, np.inf
@@ -64,10 +64,10 @@ def to_space(desc: ArrayDesc) -> spaces.Space:
     observation, otherwise a Box."""
     if is_dict(desc):  # an OrderedDict keeps the env's key order (a dict is sorted)
         return spaces.Dict(OrderedDict((key["name"], to_space(key)) for key in desc["keys"]))
-    dtype = np.dtype(desc["dtype"])
+    dtype: np.dtype = np.dtype(desc["dtype"])
     if is_discrete(desc):
-        low, high = int(desc["low"][0]), int(desc["high"][0])
-        return spaces.Discrete(high - low + 1, start=low)
+        first, last = int(desc["low"][0]), int(desc["high"][0])
+        return spaces.Discrete(last - first + 1, start=first)
     if is_multi_discrete(desc):
         low, high = _bounds(desc)
         return spaces.MultiDiscrete(high - low + 1, dtype=dtype, start=low)

@@ -13,7 +13,7 @@ import os
 import threading
 from typing import Any
 
-from envpool import numa
+from envpool import bindings, numa
 
 THREAD_POOL_VARIABLE = "ENVPOOL_THREAD_POOL"
 """Set to a number of threads (0: one per CPU this process may use): every pool made
@@ -71,7 +71,7 @@ def make_thread_pool(
     num_threads by keyword. num_envs_capacity is checked but sets no limit here, as
     envs live in their pools and any number of pools may share the threads.
     """
-    from envpool import _core
+    _core = bindings.extension("_core")
 
     if num_envs_capacity is not None and (
         isinstance(num_envs_capacity, bool)

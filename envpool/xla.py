@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool.api import Config
+from envpool import bindings
 from envpool.dm import DmEnvPool, Observation
 from envpool.errors import CallOrderError
 from envpool.original_api import (
@@ -34,6 +34,7 @@ from envpool.original_api import (
     OriginalGymEnvPool,
     as_original_info,
 )
+from envpool.spec import Config
 
 JAX_VERSION = "0.10.2"
 """The jax and jaxlib release envpool's XLA path is built and tested with."""
@@ -76,7 +77,7 @@ def _register_targets() -> None:
         if _registered:
             return
         check_jax_version()
-        from envpool import _xla
+        _xla = bindings.extension("_xla")
 
         for name, capsule in _xla.HANDLERS["cpu"].items():
             jax.ffi.register_ffi_target(f"envpool_{name}", capsule, platform="cpu")

@@ -11,6 +11,8 @@ from conftest import assert_steps_ok
 
 import envpool
 
+pytestmark = [pytest.mark.numpy_sensitive, pytest.mark.asan]
+
 TASKS = [
     "Acrobot-v1",
     "CartPole-v0",

@@ -10,6 +10,8 @@ from conftest import call_with_timeout
 
 import envpool
 
+pytestmark = pytest.mark.asan
+
 
 def _recv(env):
     return call_with_timeout(env.recv)

@@ -15,6 +15,8 @@ from conftest import assert_steps_ok
 
 import envpool
 
+pytestmark = pytest.mark.asan
+
 NUM_ENVS = 3
 MAX_STEPS = 15
 NUM_STEPS = 80

@@ -26,6 +26,8 @@ from gymnasium.envs.box2d.bipedal_walker import BipedalWalkerHeuristics
 
 import envpool
 
+pytestmark = pytest.mark.numpy_sensitive
+
 TASKS = ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"]
 SLOW = os.environ.get("ENVPOOL_SLOW_TESTS") == "1"
 NUMPY_1 = np.lib.NumpyVersion(np.__version__) < "2.0.0"

@@ -163,6 +163,7 @@ def test_random_driving_discrete_leaves_the_playfield():
     assert ends and ends[0][0] and ends[0][2] == {"lap_finished": False}
 
 
+@pytest.mark.numpy_sensitive
 def test_domain_randomize_colours_and_random_actions():
     """domain_randomize draws road, background and grass colours at every reset."""
     ends, _ = run_side_by_side(

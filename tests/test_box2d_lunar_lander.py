@@ -19,6 +19,8 @@ import envpool
 pytest.importorskip("Box2D", reason="gymnasium's LunarLander needs the box2d package")
 from gymnasium.envs.box2d.lunar_lander import heuristic
 
+pytestmark = pytest.mark.numpy_sensitive
+
 NUM_ENVS = 3
 
 

@@ -11,6 +11,8 @@ import pytest
 
 import envpool
 
+pytestmark = [pytest.mark.numpy_sensitive, pytest.mark.asan]
+
 
 def _address(array: np.ndarray) -> int:
     return array.__array_interface__["data"][0]

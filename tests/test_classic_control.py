@@ -23,7 +23,10 @@ import pytest
 
 import envpool
 
-pytestmark = pytest.mark.filterwarnings("ignore:.*out of date:DeprecationWarning")
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:.*out of date:DeprecationWarning"),
+    pytest.mark.numpy_sensitive,
+]
 
 TASKS = [
     "CartPole-v0",

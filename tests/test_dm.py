@@ -10,6 +10,8 @@ from dm_env import specs
 
 import envpool
 
+pytestmark = [pytest.mark.numpy_sensitive, pytest.mark.asan]
+
 FIRST, MID, LAST = (int(t) for t in dm_env.StepType)
 
 

@@ -87,6 +87,7 @@ def _replay(task_id: str, domain: str, task: str, seed: int, **options):
     return steps
 
 
+@pytest.mark.numpy_sensitive
 @pytest.mark.parametrize("domain_task", ALL_TASKS, ids=[dmc_tasks.task_id(*t) for t in ALL_TASKS])
 @pytest.mark.parametrize("seed", SEEDS)
 def test_whole_episode_matches_dm_control(domain_task, seed):
@@ -96,6 +97,7 @@ def test_whole_episode_matches_dm_control(domain_task, seed):
     assert steps == min(int(np.ceil(reference._step_limit - 1e-9)), MAX_STEPS or 10**9)
 
 
+@pytest.mark.numpy_sensitive
 def test_numpy_kernels_are_in_use():
     envpool.make("CartpoleSwingup-v1", num_envs=1)  # loads envpool._dmc
     import envpool._dmc as module

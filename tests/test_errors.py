@@ -14,6 +14,8 @@ from conftest import assert_steps_ok, call_with_timeout, run_python
 
 import envpool
 
+pytestmark = pytest.mark.asan
+
 # make() arguments.
 
 

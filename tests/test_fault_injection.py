@@ -12,6 +12,8 @@ from conftest import call_with_timeout
 
 import envpool
 
+pytestmark = pytest.mark.asan
+
 N = 4
 ONES = np.ones(N, dtype=np.int64)
 

@@ -21,6 +21,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 import envpool
 from envpool import CallOrderError
 
+pytestmark = pytest.mark.asan
+
 MAX_STEPS = 25  # a short time limit, so that truncation and autoreset happen
 REJECTED = (ValueError, TypeError, IndexError, CallOrderError)
 

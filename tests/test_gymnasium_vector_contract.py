@@ -22,6 +22,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv, VectorWrapper
 
 import envpool
 
+pytestmark = pytest.mark.numpy_sensitive
+
 NUM_ENVS = 3
 SEED = 42
 # Short episodes, so that a few dozen steps cross several autoresets.

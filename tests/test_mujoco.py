@@ -392,6 +392,7 @@ def test_options_mirror_gymnasium_constructor(task):
 # 1. whole episodes, step for step
 
 
+@pytest.mark.numpy_sensitive
 @pytest.mark.parametrize("task", TASKS)
 def test_episodes_match_gymnasium(task):
     """Both envs of a pool through EPISODE_STEPS steps of random actions."""
@@ -599,6 +600,7 @@ def test_ks_check_has_power():
     assert ks_statistic(uniform, rng.uniform(-0.09, 0.11, n)) > critical  # shifted
 
 
+@pytest.mark.numpy_sensitive
 def test_seeding():
     """Env i of a pool is seeded with seed + i; a seed reproduces its episodes."""
     task = "HalfCheetah-v5"
@@ -697,6 +699,7 @@ def _outputs_differ(task: str, options: dict, seed: int, steps: int = 30) -> boo
     return any(diff(a, b) != 0 for a, b in zip(*traces, strict=True))
 
 
+@pytest.mark.numpy_sensitive
 @pytest.mark.parametrize("case", OPTION_CASES, ids=_case_id)
 def test_option_matches_gymnasium(case):
     task, options = case

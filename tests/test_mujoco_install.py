@@ -13,7 +13,7 @@ import pytest
 import tomllib
 
 import envpool
-from envpool import mujoco_tasks
+from envpool import mujoco_runtime
 from envpool.registry import get_task
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,16 +21,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_one_mujoco_version_everywhere() -> None:
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    pin = f"mujoco=={mujoco_tasks.MUJOCO_VERSION}"
+    pin = f"mujoco=={mujoco_runtime.MUJOCO_VERSION}"
     assert pin in pyproject["build-system"]["requires"]
     assert pin in pyproject["project"]["dependencies"]
     cmake = (ROOT / "third_party/mujoco/mujoco.cmake").read_text()
-    assert f"set(ENVPOOL_MUJOCO_VERSION {mujoco_tasks.MUJOCO_VERSION})" in cmake
-    assert metadata.version("mujoco") == mujoco_tasks.MUJOCO_VERSION
+    assert f"set(ENVPOOL_MUJOCO_VERSION {mujoco_runtime.MUJOCO_VERSION})" in cmake
+    assert metadata.version("mujoco") == mujoco_runtime.MUJOCO_VERSION
     envpool.make_spec("Hopper-v5")  # loads the module
     from envpool import _mujoco
 
-    assert _mujoco.MUJOCO_VERSION == mujoco_tasks.MUJOCO_VERSION
+    assert _mujoco.MUJOCO_VERSION == mujoco_runtime.MUJOCO_VERSION
 
 
 def test_no_model_files_in_the_repository() -> None:
@@ -56,7 +56,7 @@ def test_the_extension_finds_libmujoco_without_ld_library_path(tmp_path: Path) -
     )
     # The RUNPATH ($ORIGIN/../mujoco) alone resolves the library: nothing was preloaded.
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == mujoco_tasks.MUJOCO_VERSION
+    assert done.stdout.strip() == mujoco_runtime.MUJOCO_VERSION
 
 
 @pytest.mark.parametrize("installed", [None, "3.3.0"])
@@ -70,10 +70,10 @@ def test_wrong_mujoco_names_the_version_needed(
             raise metadata.PackageNotFoundError(name)
         return installed
 
-    monkeypatch.setattr(mujoco_tasks.metadata, "version", fake_version)
-    needed = re.escape(f"pip install mujoco=={mujoco_tasks.MUJOCO_VERSION}")
+    monkeypatch.setattr(mujoco_runtime.metadata, "version", fake_version)
+    needed = re.escape(f"pip install mujoco=={mujoco_runtime.MUJOCO_VERSION}")
     with pytest.raises(ImportError, match=needed):
-        mujoco_tasks._load_library()
+        mujoco_runtime.load_library()
 
 
 def test_bad_model_file_is_a_clear_error(tmp_path: Path) -> None:

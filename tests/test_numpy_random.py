@@ -11,6 +11,8 @@ import pytest
 from envpool._core import _numpy_random_draws
 from gymnasium.utils import seeding
 
+pytestmark = pytest.mark.numpy_sensitive
+
 SEEDS = [0, 1, 7, 42, 2**31 - 1, 2**32 - 1, 2**32, 123456789012345, 2**63, 2**64 - 1]
 
 # A mix of calls, including integer ranges on both sides of the 32-bit split

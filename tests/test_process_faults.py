@@ -11,6 +11,8 @@ import pytest
 from conftest import run_python
 from fault_env import prelude
 
+pytestmark = pytest.mark.asan
+
 STATUS = """
 def status(key):
     with open("/proc/self/status") as f:

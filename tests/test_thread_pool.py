@@ -19,6 +19,8 @@ from test_process_faults import CTRL_C
 import envpool
 from envpool.errors import CallOrderError, EnvError
 
+pytestmark = pytest.mark.asan
+
 # (task, num_envs, batch_size): sync and async pools of cheap and of costlier envs
 POOLS = [
     ("CartPole-v1", 8, 8),

@@ -22,6 +22,8 @@ import pytest
 import envpool
 from envpool.toy_text_tasks import random_lake
 
+pytestmark = pytest.mark.numpy_sensitive
+
 TASKS = [
     "Blackjack-v1",
     "FrozenLake-v1",

@@ -21,6 +21,8 @@ import pytest
 
 import envpool
 
+pytestmark = pytest.mark.asan
+
 # One task per family (DMC has dict observations, Box2D continuous actions, ...).
 FAMILY_TASKS = [
     "CartPole-v1",

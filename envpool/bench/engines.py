@@ -21,7 +21,7 @@ import textwrap
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -115,13 +115,14 @@ class Case:
     @property
     def rows(self) -> int:
         """Envs stepped per call."""
-        return self.batch_size if self.is_async else self.num_envs
+        return cast(int, self.batch_size) if self.is_async else self.num_envs
 
     def actions(self, rows: int | None = None, dtype: Any = None) -> Iterator[np.ndarray]:
         """An endless cycle of pre-drawn random action batches of `rows` envs."""
         rows = self.rows if rows is None else rows
         rng = np.random.default_rng(0)
         space = self.task.action_space
+        batches: np.ndarray
         if hasattr(space, "n"):
             batches = rng.integers(0, int(space.n), size=(ACTION_BATCHES, rows), dtype=np.int64)
             batches = batches + int(getattr(space, "start", 0))

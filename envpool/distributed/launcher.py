@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import ray
+from gymnasium import spaces
 from ray.exceptions import GetTimeoutError
 
 import envpool
@@ -120,15 +121,15 @@ def train(config: RunConfig) -> dict[str, Any]:
             "its own pool)"
         )
     spec = envpool.make_spec(config.task_id)
-    obs_dim = spec.observation_space.shape[0]
-    n_actions = int(spec.action_space.n)
+    obs_dim = cast(spaces.Box, spec.observation_space).shape[0]
+    n_actions = int(cast(spaces.Discrete, spec.action_space).n)
     learner = PPOLearner(obs_dim, n_actions, config.ppo)
-    board = WeightBoard.remote()
+    board = WeightBoard.remote()  # type: ignore[attr-defined]  # added by @ray.remote
     publisher = WeightPublisher(board)
     publisher.publish(learner.weights())
     shards = make_shards(config.num_shards, config.shard_capacity)
     actors = [
-        RolloutActor.options(scheduling_strategy="SPREAD").remote(
+        RolloutActor.options(scheduling_strategy="SPREAD").remote(  # type: ignore[attr-defined]  # added by @ray.remote
             i,
             config.task_id,
             config.envs_per_actor,

@@ -85,9 +85,9 @@ class PPOLearner:
     def update(self, trajectories: list[dict]) -> dict[str, float]:
         """One PPO update on a batch of trajectories; returns its metrics."""
         cfg = self.config
-        for t in trajectories:
-            self.returns.extend(t.get("finished_returns", ()))
-            self.episodes += len(t.get("finished_returns", ()))
+        for traj in trajectories:
+            self.returns.extend(traj.get("finished_returns", ()))
+            self.episodes += len(traj.get("finished_returns", ()))
         fresh = [
             t
             for t in trajectories

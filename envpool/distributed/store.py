@@ -98,7 +98,10 @@ def make_shards(num_shards: int, capacity: int, mode: str = "fifo") -> list[Any]
     if num_shards < 1:
         raise ValueError(f"num_shards must be >= 1, got {num_shards}")
     _check(capacity, mode)  # here, not only in the actor, where it would surface as ActorDiedError
-    return [TrajectoryShard.remote(capacity, mode, seed=i) for i in range(num_shards)]
+    return [
+        TrajectoryShard.remote(capacity, mode, seed=i)  # type: ignore[attr-defined]  # added by @ray.remote
+        for i in range(num_shards)
+    ]
 
 
 class StoreReader:

@@ -140,9 +140,9 @@ class VecEnv(SB3VecEnv):
         if self._same_step:
             last_obs = info["final_obs"]
             final_rows = self._info_rows(info["final_info"], ended)
-            for i, row in zip(ended, final_rows, strict=True):
+            for i, final_row in zip(ended, final_rows, strict=True):
                 infos[i]["terminal_observation"] = self._layout(last_obs[i])
-                infos[i].update(row)
+                infos[i].update(final_row)
                 self.reset_infos[i] = self._info_row(info, i)
             return obs
         ids = np.asarray(ended, dtype=np.int32)

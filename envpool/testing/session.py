@@ -64,7 +64,7 @@ class Session:
         """``env.reset`` with the returned obs and info validated (and copied)."""
         options = None if reset_mask is None else {"reset_mask": reset_mask.copy()}
         shown = f"reset(seed={seed!r}" + (
-            f", options={{'reset_mask': {reset_mask.tolist()}}})" if options else ")"
+            f", options={{'reset_mask': {reset_mask.tolist()}}})" if reset_mask is not None else ")"
         )
         result = call_env(check, shown, lambda: self.env.reset(seed=seed, options=options))
         if not isinstance(result, tuple) or len(result) != 2:
