@@ -12,8 +12,6 @@ class PoolHandle:
 
     num_envs: int
     _pool: Any
-    _seeds: list[int]
-    """Each env's seed: make's seed + i, or what the last seeded reset gave it."""
 
     def __enter__(self) -> Any:
         return self
@@ -30,7 +28,7 @@ class PoolHandle:
     @property
     def np_random_seed(self) -> tuple[int, ...]:
         """Each env's seed: make's seed + i, or what the last seeded reset gave it."""
-        return tuple(self._seeds)
+        return tuple(self._pool.seeds)
 
     def xla(self) -> tuple[Any, Any, Any, Any]:
         """``(handle, recv, send, step)``: JAX functions that step this pool inside
@@ -53,17 +51,19 @@ class PoolHandle:
             return np.arange(self.num_envs, dtype=np.int32)
         return check_env_ids(env_id, self.num_envs)
 
-    def _take_seeds(self, seed: Any, ids: np.ndarray) -> list[int | None] | None:
-        """The seed of each env in ``ids`` (None: keep its stream), recorded in np_random_seed.
-
-        seed=s gives env i the seed s + i; a list gives one seed (or None) per env of ``ids``.
-        """
+    def _take_seeds(self, seed: Any, ids: np.ndarray) -> int | list[int | None] | None:
+        """``seed`` checked, for the pool's reset: None keeps each env's stream; an int s
+        gives env i the seed s + i (the pool applies the rule, cpp/envpool/core/pool_options.h);
+        a list gives one seed (or None) per env of ``ids``. ``np_random_seed`` reads the
+        seeds back from the pool."""
         if seed is None:
             return None
         if _is_int(seed):
-            seeds: list[int | None] = [int(seed) + int(i) for i in ids]
-        elif isinstance(seed, (list, tuple, np.ndarray)):
-            seeds = list(seed)
+            if seed < 0:
+                raise ValueError(f"seeds must be non-negative, got {seed}")
+            return int(seed)
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            seeds: list[int | None] = list(seed)
             if len(seeds) != len(ids):
                 raise ValueError(
                     f"If seeds are passed as a list the length must match the {len(ids)} envs "
@@ -76,10 +76,7 @@ class PoolHandle:
                 raise TypeError(f"a seed must be an int or None, got {s!r}")
             if s is not None and s < 0:
                 raise ValueError(f"seeds must be non-negative, got {s}")
-        for i, s in zip(ids, seeds, strict=True):
-            if s is not None:
-                self._seeds[int(i)] = int(s)
-        return seeds
+        return [None if s is None else int(s) for s in seeds]
 
 
 def _is_int(value: Any) -> bool:

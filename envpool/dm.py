@@ -38,7 +38,6 @@ class DmEnvPool(PoolHandle, dm_env.Environment):
         self.spec = spec
         self._action_spec = spec.action_spec
         self.num_envs = num_envs = spec.config.num_envs
-        self._seeds = [spec.config.seed + i for i in range(num_envs)]
         self.batch_size = spec.config.batch_size
         self.is_async = self.batch_size < num_envs
         observed = spec.observation_spec

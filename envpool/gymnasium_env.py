@@ -59,7 +59,6 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):  # type: ignore[misc]  # np_rando
             self.metadata["render_fps"] = spec.render_fps
         self.render_mode = render_mode
         self.closed = False
-        self._seeds: list[int] = [spec.config.seed + i for i in range(self.num_envs)]
         self._every_env_reset = False  # a masked reset needs every env's observation
 
     @property

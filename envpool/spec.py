@@ -13,29 +13,8 @@ import numpy as np
 from dm_env import specs as dm_specs
 from gymnasium import spaces
 
-
-class Config(dict):
-    """A dict whose keys also read as attributes: ``config["num_envs"]`` or ``config.num_envs``."""
-
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(f"config has no key {name!r}; its keys: {sorted(self)}") from None
-
-
-POOL_KEYS = (
-    "num_envs",
-    "batch_size",
-    "num_threads",
-    "seed",
-    "max_episode_steps",
-    "thread_affinity_offset",
-    "numa_node",
-    "max_num_players",
-    "gym_reset_return_info",
-)
-"""The keys of ``EnvSpec.config`` that describe the pool rather than the task."""
+from envpool.config import Config
+from envpool.pool_options import CONFIG_KEYS
 
 
 @dataclass(frozen=True)
@@ -44,7 +23,8 @@ class EnvSpec:
 
     task_id: str
     config: Config
-    """The pool's arguments (POOL_KEYS) and every env option with the value it takes."""
+    """The pool's arguments (pool_options.CONFIG_KEYS) and every env option with the value
+    it takes."""
     observation_space: spaces.Space
     action_space: spaces.Space
     observation_spec: dm_specs.Array
@@ -75,4 +55,4 @@ class EnvSpec:
     @property
     def options(self) -> dict[str, Any]:
         """The env's own options, without the pool's arguments."""
-        return {k: v for k, v in self.config.items() if k not in POOL_KEYS}
+        return {k: v for k, v in self.config.items() if k not in CONFIG_KEYS}

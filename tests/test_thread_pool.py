@@ -277,9 +277,12 @@ def test_bad_make_thread_pool_arguments(kwargs: dict, error: type, match: str) -
 
 
 def test_a_capsule_that_is_not_a_thread_pool_is_refused() -> None:
+    from envpool import pool_options
+
     env_cls = type(envpool.make("CartPole-v1", num_envs=1).unwrapped._pool)
+    native = pool_options.native(pool_options.check({}), None)
     with pytest.raises(TypeError, match="make_thread_pool"):
-        env_cls({}, 1, 1, 1, 0, 0, "next_step", -1, object(), [], -1)
+        env_cls({}, {**native, "worker_group": object()})
 
 
 def test_ctrl_c_interrupts_a_pool_on_a_shared_thread_pool(fault_env_dir: Any) -> None:

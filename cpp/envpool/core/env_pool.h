@@ -34,35 +34,12 @@
 #include "envpool/core/env.h"
 #include "envpool/core/errors.h"
 #include "envpool/core/placement.h"
+#include "envpool/core/pool_options.h"
 #include "envpool/core/task_queue.h"
 #include "envpool/core/waiter.h"
 #include "envpool/core/worker_group.h"
 
 namespace envpool {
-
-enum class AutoresetMode { kNextStep, kSameStep, kDisabled };
-
-struct PoolOptions {
-  int num_envs = 1;
-  int batch_size = 0;   // 0: num_envs
-  int num_threads = 0;  // 0: min(num_envs, hardware threads)
-  std::uint64_t seed = 0;
-  int max_episode_steps = 0;  // 0: no time limit
-  AutoresetMode autoreset_mode = AutoresetMode::kNextStep;
-  int thread_affinity_offset = -1;  // < 0: no pinning
-  // CPUs the pool's own threads (and the threads building its envs) may run
-  // on, and the NUMA node of its batch memory; see Placement.
-  std::vector<int> cpus;
-  int memory_node = -1;
-  // Set: the pool's envs run on this group's threads, shared with other
-  // pools, instead of threads of its own (num_threads then counts the group's
-  // threads and the caller's).
-  std::shared_ptr<WorkerGroup> worker_group;
-  // A sync round expected to take less than this runs on the calling thread
-  // alone: handing chunks to another core costs about a microsecond. 0 always
-  // shares rounds with the workers.
-  double solo_round_ns = 5000.0;
-};
 
 // A finished batch. Rows [0, size) of `buffer` hold results; the buffer goes
 // back to `pool` once its last user is done with it.
@@ -111,13 +88,15 @@ class EnvPool final : public WorkSource {
         ring_[i].buffer = batch_pool_->Acquire();
       }
     }
+    seeds_.resize(num_envs);
     for (std::size_t i = 0; i < num_envs; ++i) {
-      slots_[i].rng.Seed(options_.seed + i);
+      seeds_[i] = EnvSeed(options_.seed, static_cast<std::int64_t>(i));
+      slots_[i].rng.Seed(seeds_[i]);
     }
     BuildEnvs(configs);
     if constexpr (Seedable<E>) {
       for (std::size_t i = 0; i < num_envs; ++i) {
-        slots_[i].env->Seed(options_.seed + i);
+        slots_[i].env->Seed(seeds_[i]);
       }
     }
     StartWorkers();
@@ -129,6 +108,8 @@ class EnvPool final : public WorkSource {
 
   const EnvSpec& spec() const { return spec_; }
   const PoolOptions& options() const { return options_; }
+  // Each env's seed: the pool's seed + i, or what its last seeded reset gave.
+  const std::vector<std::uint64_t>& seeds() const { return seeds_; }
   int num_envs() const { return options_.num_envs; }
   int batch_size() const { return options_.batch_size; }
   bool is_sync() const { return options_.batch_size == options_.num_envs; }
@@ -372,6 +353,7 @@ class EnvPool final : public WorkSource {
   static constexpr int kChunkBits = 20;
   static constexpr std::uint64_t kChunkMask = (1ULL << kChunkBits) - 1;
   static constexpr int kMaxEnvs = (1 << kChunkBits) - 1;
+  static_assert(kMaxEnvs == kMaxPoolEnvs);
   static constexpr auto kWorkerSpin = std::chrono::microseconds(50);
   static constexpr auto kRoundSpin = std::chrono::microseconds(200);
   static constexpr auto kRecvSpin = std::chrono::microseconds(20);
@@ -381,41 +363,7 @@ class EnvPool final : public WorkSource {
   static constexpr double kCallerStandsByNs = 1e6;
 
   static PoolOptions Validate(PoolOptions options, std::size_t num_configs) {
-    if (options.num_envs < 1 || options.num_envs > kMaxEnvs) {
-      throw std::invalid_argument("num_envs must be in [1, " +
-                                  std::to_string(kMaxEnvs) + "], got " +
-                                  std::to_string(options.num_envs));
-    }
-    if (options.batch_size == 0) {
-      options.batch_size = options.num_envs;
-    }
-    if (options.batch_size < 1 || options.batch_size > options.num_envs) {
-      throw std::invalid_argument("batch_size must be in [1, num_envs=" +
-                                  std::to_string(options.num_envs) + "], got " +
-                                  std::to_string(options.batch_size));
-    }
-    if (options.num_threads < 0) {
-      throw std::invalid_argument(
-          "num_threads must be >= 0 (0 picks one per "
-          "core), got " +
-          std::to_string(options.num_threads));
-    }
-    if (options.worker_group != nullptr) {
-      // The group's threads, and in sync mode the caller too.
-      options.num_threads = options.worker_group->num_threads() +
-                            (options.batch_size == options.num_envs ? 1 : 0);
-    } else {
-      if (options.num_threads == 0) {
-        options.num_threads =
-            static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-      }
-      options.num_threads = std::min(options.num_threads, options.num_envs);
-    }
-    if (options.max_episode_steps < 0) {
-      throw std::invalid_argument(
-          "max_episode_steps must be >= 0 (0 means no limit), got " +
-          std::to_string(options.max_episode_steps));
-    }
+    ResolvePoolOptions(options);
     if (num_configs != 1 &&
         num_configs != static_cast<std::size_t>(options.num_envs)) {
       throw std::invalid_argument(
@@ -570,6 +518,9 @@ class EnvPool final : public WorkSource {
       slot.pending = true;
       slot.reset_requested = reset;
       slot.seed = i < seeds.size() ? seeds[i] : std::nullopt;
+      if (slot.seed) {
+        seeds_[ids[i]] = *slot.seed;
+      }
     }
     num_pending_ += static_cast<int>(ids.size());
     if (as_round) {
@@ -947,6 +898,7 @@ class EnvPool final : public WorkSource {
   std::vector<std::int64_t> render_shape_;
   std::size_t action_size_;
   std::vector<EnvSlot> slots_;
+  std::vector<std::uint64_t> seeds_;  // each env's current seed (owner thread)
   std::vector<Scalar> actions_;
   std::shared_ptr<BufferPool> round_pool_;
   std::shared_ptr<BufferPool> batch_pool_;

@@ -192,10 +192,52 @@ inline std::shared_ptr<WorkerGroup> WorkerGroupFrom(const py::object& obj) {
   return handle->group;
 }
 
-// Binds the function that makes worker groups (in one module: envpool._core).
+// A pool's options from the dict that envpool/pool_options.py builds: every
+// key of PoolOptions that Python sets, already type-checked there.
+inline PoolOptions PoolOptionsFrom(const py::dict& pool) {
+  PoolOptions options;
+  options.num_envs = pool["num_envs"].cast<int>();
+  options.batch_size = pool["batch_size"].cast<int>();
+  options.num_threads = pool["num_threads"].cast<int>();
+  options.seed = pool["seed"].cast<std::uint64_t>();
+  options.max_episode_steps = pool["max_episode_steps"].cast<int>();
+  options.autoreset_mode =
+      ParseAutoresetMode(pool["autoreset_mode"].cast<std::string>());
+  options.thread_affinity_offset = pool["thread_affinity_offset"].cast<int>();
+  options.worker_group =
+      WorkerGroupFrom(py::reinterpret_borrow<py::object>(pool["worker_group"]));
+  options.cpus = pool["cpus"].cast<std::vector<int>>();
+  options.memory_node = pool["memory_node"].cast<int>();
+  return options;
+}
+
+// The values the pool takes for the options it resolves (ResolvePoolOptions).
+inline py::dict ResolvedPoolOptions(const PoolOptions& options) {
+  py::dict out;
+  out["num_envs"] = options.num_envs;
+  out["batch_size"] = options.batch_size;
+  out["num_threads"] = options.num_threads;
+  out["seed"] = options.seed;
+  return out;
+}
+
+// Binds the functions every env module shares (in one module: envpool._core):
+// worker groups, and the resolution of pool options without making a pool.
 inline void BindWorkerGroups(py::module_& m) {
   m.def("_make_worker_group", &MakeWorkerGroup, py::arg("num_threads"),
         py::arg("cpus"), py::arg("thread_affinity_offset"));
+  m.def(
+      "_resolve_pool_options",
+      [](const py::dict& pool) {
+        PoolOptions options = PoolOptionsFrom(pool);
+        try {
+          ResolvePoolOptions(options);
+        } catch (const std::invalid_argument& e) {
+          throw py::value_error(e.what());
+        }
+        return ResolvedPoolOptions(options);
+      },
+      py::arg("pool"));
 }
 
 template <Environment E>
@@ -204,23 +246,11 @@ class PyEnvPool {
   using Pool = EnvPool<E>;
   using Scalar = typename Pool::Scalar;
 
-  PyEnvPool(const py::dict& options, int num_envs, int batch_size,
-            int num_threads, std::uint64_t seed, int max_episode_steps,
-            const std::string& autoreset_mode, int thread_affinity_offset,
-            const py::object& worker_group, std::vector<int> cpus,
-            int memory_node)
+  // `options`: the env's options; `pool_args`: the pool's (PoolOptionsFrom).
+  PyEnvPool(const py::dict& options, const py::dict& pool_args)
       : fork_generation_(fork_generation.load()) {
-    PoolOptions pool_options;
-    pool_options.num_envs = num_envs;
-    pool_options.batch_size = batch_size;
-    pool_options.num_threads = num_threads;
-    pool_options.seed = seed;
-    pool_options.max_episode_steps = max_episode_steps;
-    pool_options.autoreset_mode = ParseAutoresetMode(autoreset_mode);
-    pool_options.thread_affinity_offset = thread_affinity_offset;
-    pool_options.worker_group = WorkerGroupFrom(worker_group);
-    pool_options.cpus = std::move(cpus);
-    pool_options.memory_node = memory_node;
+    PoolOptions pool_options = PoolOptionsFrom(pool_args);
+    const int num_envs = pool_options.num_envs;
     if (num_envs < 1) {
       throw py::value_error("num_envs must be >= 1, got " +
                             std::to_string(num_envs));
@@ -272,15 +302,8 @@ class PyEnvPool {
         .def_property_readonly_static(
             "envpool_version",
             [](const py::object&) { return std::string(ENVPOOL_VERSION); })
-        .def(py::init<const py::dict&, int, int, int, std::uint64_t, int,
-                      const std::string&, int, const py::object&,
-                      std::vector<int>, int>(),
-             py::arg("options"), py::arg("num_envs"), py::arg("batch_size"),
-             py::arg("num_threads"), py::arg("seed"),
-             py::arg("max_episode_steps"), py::arg("autoreset_mode"),
-             py::arg("thread_affinity_offset"),
-             py::arg("worker_group") = py::none(),
-             py::arg("cpus") = std::vector<int>{}, py::arg("memory_node") = -1)
+        .def(py::init<const py::dict&, const py::dict&>(), py::arg("options"),
+             py::arg("pool"))
         .def_static("default_config",
                     [] { return ToPython(E::DefaultConfig()); })
         .def_static(
@@ -314,6 +337,16 @@ class PyEnvPool {
         .def_property_readonly("num_threads",
                                [](const PyEnvPool& self) {
                                  return self.pool_->options().num_threads;
+                               })
+        .def_property_readonly(
+            "resolved_options",
+            [](const PyEnvPool& self) {
+              return ResolvedPoolOptions(self.pool_->options());
+            })
+        .def_property_readonly("seeds",
+                               [](const PyEnvPool& self) {
+                                 std::lock_guard lock(self.call_mutex_);
+                                 return self.pool_->seeds();
                                })
         .def_property_readonly(
             "shares_workers",
@@ -364,7 +397,7 @@ class PyEnvPool {
     CheckProcess();
     std::vector<std::int32_t> ids = ParseIds(env_ids);
     std::vector<std::optional<std::uint64_t>> seed_list =
-        ParseSeeds(seeds, ids.size());
+        ParseSeeds(seeds, ids);
     py::tuple result =
         StepResult(WithoutGil([&] {
                      std::lock_guard lock(call_mutex_);
@@ -378,7 +411,7 @@ class PyEnvPool {
     CheckProcess();
     std::vector<std::int32_t> ids = ParseIds(env_ids);
     std::vector<std::optional<std::uint64_t>> seed_list =
-        ParseSeeds(seeds, ids.size());
+        ParseSeeds(seeds, ids);
     WithoutGil([&] {
       std::lock_guard lock(call_mutex_);
       pool_->SendReset(ids, seed_list);
@@ -564,10 +597,11 @@ class PyEnvPool {
     return ids;
   }
 
-  // None: keep each env's generator; an int s: env i of the call gets s + i;
+  // None: keep each env's generator; an int s: env id gets EnvSeed(s, id);
   // a sequence: one seed (or None) per env of the call.
   static std::vector<std::optional<std::uint64_t>> ParseSeeds(
-      const py::object& seeds, std::size_t n) {
+      const py::object& seeds, const std::vector<std::int32_t>& ids) {
+    const std::size_t n = ids.size();
     std::vector<std::optional<std::uint64_t>> out(n);
     if (seeds.is_none()) {
       return out;
@@ -588,7 +622,7 @@ class PyEnvPool {
     if (py::hasattr(seeds, "__index__") && !py::isinstance<py::bool_>(seeds)) {
       const std::uint64_t base = to_seed(seeds);
       for (std::size_t i = 0; i < n; ++i) {
-        out[i] = base + i;
+        out[i] = EnvSeed(base, ids[i]);
       }
       return out;
     }
@@ -757,7 +791,7 @@ class PyEnvPool {
   }
 
   std::unique_ptr<Pool> pool_;
-  std::mutex call_mutex_;
+  mutable std::mutex call_mutex_;
   int fork_generation_;
   bool with_final_ = false;
   std::size_t num_info_ = 0;
