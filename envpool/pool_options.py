@@ -71,6 +71,14 @@ def _seed(name: str, value: Any) -> int:
     return cast(int, check_int(name, value, 0))
 
 
+def _nanoseconds(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number of nanoseconds, got {type(value).__name__}")
+    if not value >= 0 or value == float("inf"):
+        raise ValueError(f"{name} must be finite and >= 0, got {value}")
+    return float(value)
+
+
 def _render_mode(name: str, value: Any) -> str | None:
     if value not in (None, "rgb_array", "ansi"):
         raise ValueError(f"render_mode must be None, 'rgb_array' or 'ansi', got {value!r}")
@@ -177,6 +185,15 @@ OPTIONS: tuple[PoolOption, ...] = (
         "keep the pool's threads, envs and batch memory on this NUMA node",
     ),
     PoolOption(
+        "solo_round_ns",
+        5000.0,
+        "float",
+        _nanoseconds,
+        "a sync round expected to take less than this runs on the calling thread alone "
+        "(handing work to another core costs about a microsecond); 0: always share rounds "
+        "with the worker threads",
+    ),
+    PoolOption(
         "max_num_players",
         1,
         "int",
@@ -252,6 +269,7 @@ def native(values: Config, task_max_episode_steps: int | None) -> dict[str, Any]
         "worker_group": shared._handle if shared is not None else None,
         "cpus": values.cpus,
         "memory_node": -1 if memory_node is None else memory_node,
+        "solo_round_ns": values.solo_round_ns,
     }
 
 

@@ -400,3 +400,30 @@ def test_register_rejects_bad_arguments():
         envpool.register("", "envpool._core:CartPole")
     with pytest.raises(ValueError):
         envpool.register(f"Bad-{uuid.uuid4().hex[:8]}-v0", "envpool._core.CartPole")
+
+
+def test_solo_round_ns_changes_who_steps_not_what() -> None:
+    """A pool option declared once in envpool/pool_options.py: sync rounds shared with
+    the workers (0) or run on the caller alone (huge) give the same trajectories."""
+    rollouts = []
+    for solo in (0, 5000.0, 1e12):
+        env = envpool.make("CartPole-v1", num_envs=8, num_threads=2, seed=4, solo_round_ns=solo)
+        assert env.spec.config.solo_round_ns == float(solo)
+        env.action_space.seed(0)
+        obs, _ = env.reset()
+        trajectory = [obs.copy()]
+        for _ in range(50):
+            obs, reward, terminated, truncated, _ = env.step(env.action_space.sample())
+            trajectory.append(np.concatenate([obs.ravel(), reward, terminated, truncated]))
+        rollouts.append(np.concatenate([np.ravel(x) for x in trajectory]))
+        env.close()
+    np.testing.assert_array_equal(rollouts[0], rollouts[1])
+    np.testing.assert_array_equal(rollouts[0], rollouts[2])
+
+
+@pytest.mark.parametrize(
+    ("value", "error"), [(-1, ValueError), (float("nan"), ValueError), ("5", TypeError)]
+)
+def test_bad_solo_round_ns_is_named(value: object, error: type) -> None:
+    with pytest.raises(error, match="solo_round_ns"):
+        envpool.make("CartPole-v1", num_envs=2, solo_round_ns=value)

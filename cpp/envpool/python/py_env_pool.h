@@ -208,6 +208,7 @@ inline PoolOptions PoolOptionsFrom(const py::dict& pool) {
       WorkerGroupFrom(py::reinterpret_borrow<py::object>(pool["worker_group"]));
   options.cpus = pool["cpus"].cast<std::vector<int>>();
   options.memory_node = pool["memory_node"].cast<int>();
+  options.solo_round_ns = pool["solo_round_ns"].cast<double>();
   return options;
 }
 
