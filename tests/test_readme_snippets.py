@@ -1,0 +1,35 @@
+"""Every ```python snippet in README.md runs as pasted, on its own."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def snippets() -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```", README.read_text(), flags=re.M | re.S)
+
+
+def test_the_quick_start_has_its_three_loops() -> None:
+    assert len(snippets()) >= 3
+
+
+@pytest.mark.parametrize("code", snippets(), ids=lambda code: code.splitlines()[-1][:40])
+def test_snippet_runs_as_pasted(code: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tempfile.gettempdir(),  # import the installed envpool, not the source folder
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+    )
+    assert done.returncode == 0, f"{code}\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
