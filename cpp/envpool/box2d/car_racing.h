@@ -589,7 +589,7 @@ class CarRacingEnv {
     const double scroll_y = -static_cast<double>(position.y) * zoom;
     const Point trans = car_racing::RotateRad({scroll_x, scroll_y}, angle);
     const car_racing::Camera camera{
-        zoom, {kWindowW / 2 + trans.x, kWindowH / 4 + trans.y}, angle};
+        zoom, {kWindowW / 2.0 + trans.x, kWindowH / 4.0 + trans.y}, angle};
 
     // The field's background polygon usually hides the black fill.
     std::array<Point, 4> field = kField;

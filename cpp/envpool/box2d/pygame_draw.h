@@ -467,6 +467,9 @@ class Canvas {
     // (the scan visits integer y values, so clamping keeps the same rows).
     double first = std::max(miny, 0.0);
     double last = std::min(maxy, static_cast<double>(height_) - 1.0);
+    // A double y as in pygame's loop: it takes small integer values only, so
+    // ++y is exact and the loop visits the same rows as an int would.
+    // NOLINTNEXTLINE(bugprone-float-loop-counter,*.FloatLoopCounter)
     for (double y = first; y <= last; ++y) {
       std::size_t count = 0;
       for (std::size_t i = 0; i < n; ++i) {
@@ -1326,7 +1329,7 @@ inline void ShrinkRgbStep(const std::uint8_t* in, std::size_t k,
   __m128i sum = zero;
   if (k > 0) {
     sum = _mm_mulhi_epu16(
-        scaled(in + 3 * plan[k - 1].boundary),
+        scaled(in + 3 * static_cast<std::ptrdiff_t>(plan[k - 1].boundary)),
         _mm_set1_epi16(static_cast<std::int16_t>(plan[k - 1].rest)));
   }
   __m128i low = zero;   // bytes 0-7 of the loads: channels 0 1 2 0 1 2 0 1
@@ -1349,7 +1352,7 @@ inline void ShrinkRgbStep(const std::uint8_t* in, std::size_t k,
   sum = _mm_add_epi16(sum, _mm_srli_si128(lanes, 12));
   sum = _mm_add_epi16(sum, _mm_slli_si128(high, 4));
   const __m128i head =
-      _mm_mulhi_epu16(scaled(in + 3 * p.boundary),
+      _mm_mulhi_epu16(scaled(in + 3 * static_cast<std::ptrdiff_t>(p.boundary)),
                       _mm_set1_epi16(static_cast<std::int16_t>(p.weight)));
   const __m128i result = _mm_packus_epi16(
       _mm_mulhi_epu16(_mm_add_epi16(head, sum),
@@ -1380,7 +1383,7 @@ inline void ShrinkRgbRows(Plane src, MutablePlane dst, int lines,
     const std::uint8_t* above = src.Line(line - 1);
     std::memcpy(out, out - dst.line_stride, 3 * steps);
     int done = -1;  // steps up to here are worked out
-    for (int c = 0; c < chunk_count; ++c) {
+    for (std::ptrdiff_t c = 0; c < chunk_count; ++c) {
       int same = _mm_movemask_epi8(_mm_cmpeq_epi8(
           _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * c)),
           _mm_loadu_si128(reinterpret_cast<const __m128i*>(above + 16 * c))));
@@ -1392,7 +1395,7 @@ inline void ShrinkRgbRows(Plane src, MutablePlane dst, int lines,
       }
       for (int k = std::max(done + 1, setup.chunk_first_step[c]);
            k <= setup.chunk_last_step[c]; ++k) {
-        ShrinkRgbStep(in, k, setup, out + 3 * k);
+        ShrinkRgbStep(in, k, setup, out + 3 * static_cast<std::ptrdiff_t>(k));
       }
       done = std::max(done, setup.chunk_last_step[c]);
     }

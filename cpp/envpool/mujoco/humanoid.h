@@ -6,6 +6,7 @@
 #define ENVPOOL_MUJOCO_HUMANOID_H_
 
 #include <array>
+#include <cstddef>
 #include <vector>
 
 #include "envpool/mujoco/mujoco_sim.h"
@@ -214,8 +215,9 @@ class Humanoid : public HumanoidBody {
     const mjData& d = sim_.data();
     std::array<double, 2> num{0.0, 0.0};
     for (int b = 0; b < m.nbody; ++b) {
-      num[0] += m.body_mass[b] * d.xipos[3 * b];
-      num[1] += m.body_mass[b] * d.xipos[3 * b + 1];
+      const double* xipos = d.xipos + 3 * static_cast<std::ptrdiff_t>(b);
+      num[0] += m.body_mass[b] * xipos[0];
+      num[1] += m.body_mass[b] * xipos[1];
     }
     return {num[0] / total_mass_, num[1] / total_mass_};
   }

@@ -55,6 +55,7 @@ inline std::string ResolveModelPath(const std::string& xml_file,
   if (xml_file[0] == '.' || xml_file[0] == '/') {
     path = xml_file;
   } else if (xml_file[0] == '~') {
+    // NOLINTNEXTLINE(concurrency-mt-unsafe): nothing here calls setenv
     const char* home = std::getenv("HOME");
     path = std::string(home != nullptr ? home : "") + xml_file.substr(1);
   } else {
@@ -103,7 +104,7 @@ inline std::shared_ptr<const mjModel> LoadModel(const Config& config) {
 // The options every MuJoCo task has, followed by the task's own. The camera
 // options are gymnasium's default_camera_config for the task.
 inline Config MujocoConfig(const std::string& xml_file, std::int64_t frame_skip,
-                           Config own, CameraConfig camera = {}) {
+                           const Config& own, CameraConfig camera = {}) {
   Config config{{"xml_file", xml_file},
                 {"assets_dir", std::string()},
                 {"frame_skip", frame_skip},
@@ -135,8 +136,10 @@ inline ArraySpec ActionSpec(const mjModel& model) {
   std::vector<double> low(model.nu);
   std::vector<double> high(model.nu);
   for (int i = 0; i < model.nu; ++i) {
-    low[i] = static_cast<float>(model.actuator_ctrlrange[2 * i]);
-    high[i] = static_cast<float>(model.actuator_ctrlrange[2 * i + 1]);
+    const mjtNum* range =
+        model.actuator_ctrlrange + 2 * static_cast<std::ptrdiff_t>(i);
+    low[i] = static_cast<float>(range[0]);
+    high[i] = static_cast<float>(range[1]);
   }
   return MakeArray<float>("action", {model.nu}, low, high);
 }
@@ -249,7 +252,8 @@ class MujocoSim {
 
   // data.body(id).xpos
   std::span<const double, 3> BodyPos(int id) const {
-    return std::span<const double, 3>(data_->xpos + 3 * id, 3);
+    return std::span<const double, 3>(
+        data_->xpos + 3 * static_cast<std::ptrdiff_t>(id), 3);
   }
 
   // {height, width, 3}: the frames Render draws.
