@@ -11,7 +11,7 @@ import functools
 import os
 from typing import Any
 
-from envpool.registry import mark_unavailable, register
+from envpool.registry import mark_unavailable, register_family, task
 
 ALE_PY_VERSION = "0.12.1"
 MAX_EPISODE_STEPS = 27000  # 108,000 emulator frames at frame_skip=4
@@ -166,15 +166,17 @@ def rom_options(rom_id: str) -> dict[str, Any]:
     return {"rom_path": str(path)}
 
 
-for _rom_id in ROM_IDS:
-    register(
-        f"{task_name(_rom_id)}-v5",
+TABLE = [
+    task(
+        f"{task_name(rom_id)}-v5",
         "envpool._core:Atari",
         max_episode_steps=MAX_EPISODE_STEPS,
-        option_hook=functools.partial(rom_options, _rom_id),
+        option_hook=functools.partial(rom_options, rom_id),
         render_fps=30,  # ale-py's AtariEnv.metadata
-        family="atari",
     )
+    for rom_id in ROM_IDS
+]
+register_family("atari", TABLE)
 
 for _task_id, _reason in UNAVAILABLE_TASKS.items():
     mark_unavailable(_task_id, _reason)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from envpool.registry import register
+from envpool.registry import register_family, task
 
 _FAMILY = "box2d"
 _BOX2D = "envpool._box2d"
@@ -23,33 +23,6 @@ _FPS = 50  # gymnasium's metadata["render_fps"]
 def _lunar_lander_class(options: Mapping[str, Any]) -> str:
     continuous = bool(options.get("continuous", False))
     return f"{_BOX2D}:{'LunarLanderContinuous' if continuous else 'LunarLander'}"
-
-
-for _task_id, _continuous in (("LunarLander-v3", False), ("LunarLanderContinuous-v3", True)):
-    register(
-        _task_id,
-        _lunar_lander_class({"continuous": _continuous}),
-        max_episode_steps=1000,
-        render_fps=_FPS,
-        class_for=_lunar_lander_class,
-        family=_FAMILY,
-        continuous=_continuous,
-    )
-register(
-    "BipedalWalker-v3",
-    f"{_BOX2D}:BipedalWalker",
-    max_episode_steps=1600,
-    render_fps=_FPS,
-    family=_FAMILY,
-)
-register(
-    "BipedalWalkerHardcore-v3",
-    f"{_BOX2D}:BipedalWalker",
-    max_episode_steps=2000,
-    render_fps=_FPS,
-    hardcore=True,
-    family=_FAMILY,
-)
 
 
 def _car_racing_class(options: Mapping[str, Any]) -> str:
@@ -64,11 +37,32 @@ def _car_racing_class(options: Mapping[str, Any]) -> str:
     return f"{_BOX2D}:{'CarRacing' if continuous else 'CarRacingDiscrete'}"
 
 
-register(
-    "CarRacing-v3",
-    f"{_BOX2D}:CarRacing",
-    max_episode_steps=1000,
-    render_fps=_FPS,
-    class_for=_car_racing_class,
-    family=_FAMILY,
-)
+TABLE = [
+    *(
+        task(
+            task_id,
+            _lunar_lander_class({"continuous": continuous}),
+            max_episode_steps=1000,
+            render_fps=_FPS,
+            class_for=_lunar_lander_class,
+            continuous=continuous,
+        )
+        for task_id, continuous in (("LunarLander-v3", False), ("LunarLanderContinuous-v3", True))
+    ),
+    task("BipedalWalker-v3", f"{_BOX2D}:BipedalWalker", max_episode_steps=1600, render_fps=_FPS),
+    task(
+        "BipedalWalkerHardcore-v3",
+        f"{_BOX2D}:BipedalWalker",
+        max_episode_steps=2000,
+        render_fps=_FPS,
+        hardcore=True,
+    ),
+    task(
+        "CarRacing-v3",
+        f"{_BOX2D}:CarRacing",
+        max_episode_steps=1000,
+        render_fps=_FPS,
+        class_for=_car_racing_class,
+    ),
+]
+register_family(_FAMILY, TABLE)

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from envpool import mujoco_runtime
-from envpool.registry import register
+from envpool.registry import TaskSpec, register_family, task
 
 DM_CONTROL_VERSION = "1.0.50"
 _FAMILY = "dmc"
@@ -313,17 +313,27 @@ def _model_option_converter(
 
 
 _DOMAIN_TASK: dict[str, tuple[str, str]] = {}
-for (_domain, _task), (_cls, _task_options) in TASKS.items():
-    _DOMAIN_TASK[task_id(_domain, _task)] = (_domain, _task)
-    _own = {k: v for k, v in _task_options.items() if k not in _MODEL_OPTIONS.get(_domain, {})}
-    register(
-        task_id(_domain, _task),
-        f"envpool.dmc_tasks:{_cls}",
-        convert_options=_model_option_converter(_domain, _task_options),
-        render_fps=lambda config: round(1.0 / float(config["control_timestep"])),
-        family=_FAMILY,
-        **_own,
+
+
+def _render_fps(config: Mapping[str, Any]) -> int:
+    return round(1.0 / float(config["control_timestep"]))
+
+
+def _row(domain: str, task_name: str) -> TaskSpec:
+    cls, task_options = TASKS[(domain, task_name)]
+    own = {k: v for k, v in task_options.items() if k not in _MODEL_OPTIONS.get(domain, {})}
+    return task(
+        task_id(domain, task_name),
+        f"envpool.dmc_tasks:{cls}",
+        convert_options=_model_option_converter(domain, task_options),
+        render_fps=_render_fps,
+        **own,
     )
+
+
+_DOMAIN_TASK.update({task_id(domain, name): (domain, name) for domain, name in TASKS})
+TABLE = [_row(domain, name) for domain, name in TASKS]
+register_family(_FAMILY, TABLE)
 
 
 def start_dm_control_episode(env: Any, info: Mapping[str, Any], index: int = 0) -> Any:

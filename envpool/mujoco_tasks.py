@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from envpool import mujoco_runtime
-from envpool.registry import register
+from envpool.registry import register_family, task
 
 # task id -> (C++ class, gymnasium's TimeLimit)
 TASKS: dict[str, tuple[str, int]] = {
@@ -68,15 +68,17 @@ def _render_fps(dt: float) -> Callable[[Mapping[str, Any]], int]:
     return lambda config: round(1.0 / (dt * config["frame_skip"]))
 
 
-for _task_id, (_cls, _max_episode_steps) in TASKS.items():
-    register(
-        _task_id,
-        f"envpool.mujoco_tasks:{_cls}",
-        max_episode_steps=_max_episode_steps,
+TABLE = [
+    task(
+        task_id,
+        f"envpool.mujoco_tasks:{cls}",
+        max_episode_steps=max_episode_steps,
         option_hook=_options,
-        render_fps=_render_fps(MODEL_TIMESTEP[_task_id]),
-        family="mujoco",
+        render_fps=_render_fps(MODEL_TIMESTEP[task_id]),
     )
+    for task_id, (cls, max_episode_steps) in TASKS.items()
+]
+register_family("mujoco", TABLE)
 
 
 def __getattr__(name: str) -> Any:

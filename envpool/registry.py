@@ -6,8 +6,8 @@ import difflib
 import importlib
 import os
 import warnings
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from typing import Any
 
@@ -109,6 +109,60 @@ _unavailable: dict[str, str] = {}
 _plugins_loaded = False
 
 
+def task(
+    task_id: str,
+    entry_point: str,
+    max_episode_steps: int | None = None,
+    *,
+    option_hook: Callable[[], Mapping[str, Any]] | None = None,
+    render_fps: int | Callable[[Mapping[str, Any]], int] | None = None,
+    convert_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    class_for: Callable[[Mapping[str, Any]], str] | None = None,
+    **options: Any,
+) -> TaskSpec:
+    """One row of a family's task table (``register_family``): ``task_id``, served by
+    the env class at ``entry_point``.
+
+    ``options`` override the env's own defaults for this task;
+    ``max_episode_steps`` is the task's default time limit (None: no limit);
+    ``option_hook()``, if given, supplies more option defaults when a pool is
+    made (for values known only at run time, such as a data file's path);
+    ``render_fps`` is the frame rate a video of the task plays at (or a function
+    of the task's config giving it); ``convert_options(options)``, if given, turns
+    the options a user passes into the types the env's config takes;
+    ``class_for(options)``, if given, picks the entry point from the task's and the
+    user's options (for an option that changes the C++ class).
+    """
+    if not isinstance(task_id, str) or not task_id:
+        raise ValueError("task_id must be a non-empty string")
+    if ":" not in entry_point:
+        raise ValueError(f"entry_point must look like 'package.module:Class', got {entry_point!r}")
+    if max_episode_steps is not None and max_episode_steps < 1:
+        raise ValueError(f"max_episode_steps must be >= 1 or None, got {max_episode_steps}")
+    return TaskSpec(
+        task_id,
+        entry_point,
+        max_episode_steps,
+        dict(options),
+        option_hook,
+        render_fps,
+        class_for,
+        "",
+        convert_options,
+    )
+
+
+def register_family(family: str, table: Iterable[TaskSpec]) -> None:
+    """Registers every row of a family's task table (rows made by ``task``); how every
+    family that ships with envpool registers (docs/new_family.md)."""
+    rows = list(table)
+    for row in rows:
+        if row.task_id in _tasks:
+            raise ValueError(f"task id {row.task_id!r} is already registered")
+    for row in rows:
+        _tasks[row.task_id] = replace(row, family=family)
+
+
 def register(
     task_id: str,
     entry_point: str,
@@ -121,39 +175,21 @@ def register(
     family: str | None = None,
     **options: Any,
 ) -> None:
-    """Registers ``task_id``, served by the env class at ``entry_point``.
-
-    ``options`` override the env's own defaults for this task;
-    ``max_episode_steps`` is the task's default time limit (None: no limit);
-    ``option_hook()``, if given, supplies more option defaults when a pool is
-    made (for values known only at run time, such as a data file's path);
-    ``render_fps`` is the frame rate a video of the task plays at (or a function
-    of the task's config giving it); ``convert_options(options)``, if given, turns
-    the options a user passes into the types the env's config takes;
-    ``class_for(options)``, if given, picks the entry point from the task's and the
-    user's options (for an option that changes the C++ class); ``family``
-    groups tasks in ``envpool list --families`` (default: the entry point's
-    top-level package, e.g. an env package's name).
-    """
-    if not isinstance(task_id, str) or not task_id:
-        raise ValueError("task_id must be a non-empty string")
-    if ":" not in entry_point:
-        raise ValueError(f"entry_point must look like 'package.module:Class', got {entry_point!r}")
-    if max_episode_steps is not None and max_episode_steps < 1:
-        raise ValueError(f"max_episode_steps must be >= 1 or None, got {max_episode_steps}")
-    if task_id in _tasks:
-        raise ValueError(f"task id {task_id!r} is already registered")
-    _tasks[task_id] = TaskSpec(
+    """Registers one task (``task``'s arguments), for env packages and scripts:
+    ``envpool.register("GridWorld-v0", "my_envs:GridWorld", max_episode_steps=100)``.
+    ``family`` groups tasks in ``envpool list --families`` (default: the entry
+    point's top-level package, e.g. an env package's name)."""
+    row = task(
         task_id,
         entry_point,
         max_episode_steps,
-        dict(options),
-        option_hook,
-        render_fps,
-        class_for,
-        family or entry_point.split(".", 1)[0].split(":", 1)[0],
-        convert_options,
+        option_hook=option_hook,
+        render_fps=render_fps,
+        convert_options=convert_options,
+        class_for=class_for,
+        **options,
     )
+    register_family(family or entry_point.split(".", 1)[0].split(":", 1)[0], [row])
 
 
 def mark_unavailable(task_id: str, reason: str) -> None:

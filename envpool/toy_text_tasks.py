@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool.registry import register
+from envpool.registry import register_family, task
 
 _CORE = "envpool._core"
 _FPS = 4  # gymnasium's metadata["render_fps"] for every toy-text task
@@ -102,38 +102,37 @@ def _frozen_lake_options(options: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
-register(
-    "Blackjack-v1",
-    f"{_CORE}:Blackjack",
-    render_fps=_FPS,
-    family=_FAMILY,
-    sab=True,
-    natural=False,
-)
-register(
-    "FrozenLake-v1",
-    f"{_CORE}:FrozenLake",
-    max_episode_steps=100,
-    render_fps=_FPS,
-    convert_options=_frozen_lake_options,
-    family=_FAMILY,
-    map_name="4x4",
-)
-register(
-    "FrozenLake8x8-v1",
-    f"{_CORE}:FrozenLake",
-    max_episode_steps=200,
-    render_fps=_FPS,
-    convert_options=_frozen_lake_options,
-    family=_FAMILY,
-    map_name="8x8",
-)
-register("CliffWalking-v1", f"{_CORE}:CliffWalking", render_fps=_FPS, family=_FAMILY)
-register(
-    "CliffWalkingSlippery-v1",
-    f"{_CORE}:CliffWalking",
-    render_fps=_FPS,
-    family=_FAMILY,
-    is_slippery=True,
-)
-register("Taxi-v4", f"{_CORE}:Taxi", max_episode_steps=200, render_fps=_FPS, family=_FAMILY)
+TABLE = [
+    task(
+        "Blackjack-v1",
+        f"{_CORE}:Blackjack",
+        render_fps=_FPS,
+        sab=True,
+        natural=False,
+    ),
+    task(
+        "FrozenLake-v1",
+        f"{_CORE}:FrozenLake",
+        max_episode_steps=100,
+        render_fps=_FPS,
+        convert_options=_frozen_lake_options,
+        map_name="4x4",
+    ),
+    task(
+        "FrozenLake8x8-v1",
+        f"{_CORE}:FrozenLake",
+        max_episode_steps=200,
+        render_fps=_FPS,
+        convert_options=_frozen_lake_options,
+        map_name="8x8",
+    ),
+    task("CliffWalking-v1", f"{_CORE}:CliffWalking", render_fps=_FPS),
+    task(
+        "CliffWalkingSlippery-v1",
+        f"{_CORE}:CliffWalking",
+        render_fps=_FPS,
+        is_slippery=True,
+    ),
+    task("Taxi-v4", f"{_CORE}:Taxi", max_episode_steps=200, render_fps=_FPS),
+]
+register_family(_FAMILY, TABLE)
