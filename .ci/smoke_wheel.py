@@ -26,7 +26,9 @@ def main() -> None:
         raise SystemExit(f"envpool imported from {envpool.__file__}, not from {site}")
     # Every extension module of the wheel loads (_mujoco and _dmc link the
     # mujoco wheel's libmujoco, _core and _box2d carry ALE and Box2D).
-    for name in ("_core", "_mujoco", "_dmc", "_box2d", "_xla"):
+    from envpool.bindings import EXTENSION_MODULES
+
+    for name in EXTENSION_MODULES:
         module = importlib.import_module(f"envpool.{name}")
         if not _under(module.__file__, site):
             raise SystemExit(f"envpool.{name} loaded from {module.__file__}")

@@ -7,6 +7,7 @@
 
 #include "envpool/dmc/dmc_env.h"
 #include "envpool/dmc/register.h"
+#include "envpool/python/py_env_pool.h"
 
 namespace envpool::dmc {
 namespace {

@@ -1,11 +1,12 @@
 // The DMC domains, one translation unit each, registered into envpool._dmc
-// by cpp/envpool/dmc_envs.cc.
+// by cpp/envpool/dmc/module.cc. pybind11's module type is only declared here:
+// each domain's file includes the binding (envpool/python/py_env_pool.h).
 #ifndef ENVPOOL_DMC_REGISTER_H_
 #define ENVPOOL_DMC_REGISTER_H_
 
-#include <pybind11/pybind11.h>
-
-#include "envpool/python/py_env_pool.h"
+namespace pybind11 {
+class module_;
+}  // namespace pybind11
 
 namespace envpool::dmc {
 

@@ -8,6 +8,7 @@
 #include "envpool/dmc/numpy_math.h"
 #include "envpool/dmc/register.h"
 #include "envpool/mujoco/mujoco_module.h"
+#include "envpool/python/py_env_pool.h"
 
 PYBIND11_MODULE(_dmc, m) {
   envpool::mujoco::InitMujocoModule(m);
