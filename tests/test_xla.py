@@ -21,7 +21,7 @@ import pytest
 
 import envpool
 
-pytestmark = pytest.mark.asan
+pytestmark = [pytest.mark.asan, pytest.mark.jax]
 
 # One task per family (DMC has dict observations, Box2D continuous actions, ...).
 FAMILY_TASKS = [
