@@ -33,3 +33,11 @@ def test_snippet_runs_as_pasted(code: str) -> None:
         env={**os.environ, "OMP_NUM_THREADS": "1"},
     )
     assert done.returncode == 0, f"{code}\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
+
+
+def test_ci_runs_the_readmes_test_command() -> None:
+    """.ci/run must run the README's one-line test command, character for character."""
+    commands = re.findall(r"^```bash\n(pip install .*&& pytest)\n```", README.read_text(), re.M)
+    assert len(commands) == 1, commands
+    ci = (README.parent / ".ci" / "run").read_text()
+    assert any(line.strip() == commands[0] for line in ci.splitlines()), commands[0]
