@@ -82,7 +82,11 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
 
 
 def make(
-    task_id: str, env_type: str = "gymnasium", original_api: bool | None = None, **kwargs: Any
+    task_id: str,
+    env_type: str = "gymnasium",
+    *args: Any,
+    original_api: bool | None = None,
+    **kwargs: Any,
 ) -> Any:
     """Creates a pool of ``num_envs`` copies of ``task_id``.
 
@@ -95,13 +99,15 @@ def make(
         for every pool when the environment variable ENVPOOL_ORIGINAL_API=1 is set (for
         code written for the original that cannot be edited).
 
-        The pool's options (envpool/pool_options.py):
+        The pool's options (envpool/pool_options.py; num_envs to render_mode may also be
+        given by position, in this order, after env_type):
     {pool_options}
 
         Every other keyword is the env's own option (see make_spec(task_id).config); a
         list or tuple gives one value per env, except for a tuple-valued option such as a
         (low, high) range, where a list of tuples does.
     """
+    kwargs = pool_options.with_positional(args, kwargs)
     if env_type not in ENV_TYPES:
         close = difflib.get_close_matches(str(env_type), ENV_TYPES, n=1)
         hint = f" Did you mean {close[0]!r}?" if close else ""
@@ -151,10 +157,14 @@ def make(
 
 
 make.__doc__ = (make.__doc__ or "").replace("{pool_options}", pool_options.docs())
+_MAKE_PARAMETERS = inspect.signature(make).parameters
 _MAKE_SIGNATURE = inspect.signature(make).replace(
     parameters=[
-        *list(inspect.signature(make).parameters.values())[:3],
-        *pool_options.signature_parameters(),
+        _MAKE_PARAMETERS["task_id"],
+        _MAKE_PARAMETERS["env_type"],
+        *pool_options.signature_parameters(positional=True),
+        _MAKE_PARAMETERS["original_api"],
+        *pool_options.signature_parameters(positional=False),
         inspect.Parameter("task_options", inspect.Parameter.VAR_KEYWORD),
     ]
 )

@@ -117,16 +117,20 @@ class PoolOption:
     doc: str
     in_config: bool = True
     """Kept in ``EnvSpec.config`` (the original EnvPool's config keys, and ours)."""
+    positional: bool = False
+    """Also taken by position, after make()'s task_id and env_type (make()'s order
+    before the schema; the rows that are come first, in that order)."""
 
 
 OPTIONS: tuple[PoolOption, ...] = (
-    PoolOption("num_envs", 1, "int", _ints(1), "how many envs the pool holds"),
+    PoolOption("num_envs", 1, "int", _ints(1), "how many envs the pool holds", positional=True),
     PoolOption(
         "batch_size",
         None,
         "int | None",
         _ints(1, allow_none=True),
         "envs per recv(); below num_envs gives async mode (send/recv); None: num_envs",
+        positional=True,
     ),
     PoolOption(
         "num_threads",
@@ -135,14 +139,23 @@ OPTIONS: tuple[PoolOption, ...] = (
         _ints(0, allow_none=True),
         "worker threads; None or 0: one per CPU this process may use (of numa_node's), "
         "at most num_envs",
+        positional=True,
     ),
-    PoolOption("seed", 0, "int | None", _seed, "env i gets seed + i; None draws a random seed"),
+    PoolOption(
+        "seed",
+        0,
+        "int | None",
+        _seed,
+        "env i gets seed + i; None draws a random seed",
+        positional=True,
+    ),
     PoolOption(
         "max_episode_steps",
         None,
         "int | None",
         _ints(1, allow_none=True),
         "the time limit; None: the task's (gymnasium's TimeLimit)",
+        positional=True,
     ),
     PoolOption(
         "autoreset_mode",
@@ -151,6 +164,7 @@ OPTIONS: tuple[PoolOption, ...] = (
         lambda name, value: parse_autoreset_mode(value),
         "'next_step', 'same_step' or 'disabled' (gymnasium's AutoresetMode)",
         in_config=False,
+        positional=True,
     ),
     PoolOption(
         "thread_affinity_offset",
@@ -158,6 +172,7 @@ OPTIONS: tuple[PoolOption, ...] = (
         "int",
         _ints(-1),
         "pin worker thread i to the (offset + i)-th usable CPU; -1: no pinning",
+        positional=True,
     ),
     PoolOption(
         "render_mode",
@@ -166,6 +181,7 @@ OPTIONS: tuple[PoolOption, ...] = (
         _render_mode,
         "'rgb_array': render() returns every env's frame; 'ansi': its text (toy text)",
         in_config=False,
+        positional=True,
     ),
     PoolOption(
         "thread_pool",
@@ -209,6 +225,7 @@ OPTIONS: tuple[PoolOption, ...] = (
     ),
 )
 NAMES = tuple(option.name for option in OPTIONS)
+POSITIONAL = tuple(option.name for option in OPTIONS if option.positional)
 CONFIG_KEYS = tuple(option.name for option in OPTIONS if option.in_config)
 """The keys of ``EnvSpec.config`` that describe the pool rather than the task."""
 
@@ -218,6 +235,22 @@ def split(kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     pool = {k: v for k, v in kwargs.items() if k in NAMES}
     task = {k: v for k, v in kwargs.items() if k not in NAMES}
     return pool, task
+
+
+def with_positional(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """make()'s keyword arguments with its positional pool options (``POSITIONAL``)
+    named; TypeError, as Python gives, for too many or a value given twice."""
+    if len(args) > len(POSITIONAL):
+        raise TypeError(
+            f"make() takes at most {2 + len(POSITIONAL)} positional arguments (task_id, "
+            f"env_type, {', '.join(POSITIONAL)}) but {2 + len(args)} were given; pass the "
+            "others by keyword"
+        )
+    named = dict(zip(POSITIONAL, args, strict=False))
+    for name in named:
+        if name in kwargs:
+            raise TypeError(f"make() got multiple values for argument {name!r}")
+    return {**named, **kwargs}
 
 
 def check(user: dict[str, Any]) -> Config:
@@ -288,16 +321,14 @@ def config(values: Config, native_values: dict[str, Any], resolved: dict[str, An
     return out
 
 
-def signature_parameters() -> list[inspect.Parameter]:
-    """make()'s keyword parameters for the pool options, for its ``__signature__``."""
+def signature_parameters(positional: bool) -> list[inspect.Parameter]:
+    """make()'s parameters for the pool options taken (or not) by position, for its
+    ``__signature__``."""
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD if positional else inspect.Parameter.KEYWORD_ONLY
     return [
-        inspect.Parameter(
-            option.name,
-            inspect.Parameter.KEYWORD_ONLY,
-            default=option.default,
-            annotation=option.annotation,
-        )
+        inspect.Parameter(option.name, kind, default=option.default, annotation=option.annotation)
         for option in OPTIONS
+        if option.positional == positional
     ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import uuid
 
 import gymnasium as gym
@@ -427,3 +428,17 @@ def test_solo_round_ns_changes_who_steps_not_what() -> None:
 def test_bad_solo_round_ns_is_named(value: object, error: type) -> None:
     with pytest.raises(error, match="solo_round_ns"):
         envpool.make("CartPole-v1", num_envs=2, solo_round_ns=value)
+
+
+def test_pool_options_by_position_as_before_the_schema() -> None:
+    """make(task_id, env_type, num_envs, batch_size, ...) keeps its positional order."""
+    env = envpool.make("CartPole-v1", "gymnasium", 4, 2, 1, 7)
+    assert (env.num_envs, env.batch_size, env.spec.config.num_threads) == (4, 2, 1)
+    assert env.spec.config.seed == 7
+    env.close()
+    params = list(inspect.signature(envpool.make).parameters)
+    assert params[:4] == ["task_id", "env_type", "num_envs", "batch_size"]
+    with pytest.raises(TypeError, match="multiple values for argument 'num_envs'"):
+        envpool.make("CartPole-v1", "gymnasium", 4, num_envs=4)
+    with pytest.raises(TypeError, match="at most 10 positional arguments"):
+        envpool.make("CartPole-v1", "gymnasium", *range(1, 10))
