@@ -168,27 +168,15 @@ def register(
     entry_point: str,
     max_episode_steps: int | None = None,
     *,
-    option_hook: Callable[[], Mapping[str, Any]] | None = None,
-    render_fps: int | Callable[[Mapping[str, Any]], int] | None = None,
-    convert_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
-    class_for: Callable[[Mapping[str, Any]], str] | None = None,
     family: str | None = None,
     **options: Any,
 ) -> None:
-    """Registers one task (``task``'s arguments), for env packages and scripts:
+    """Registers one task, for env packages and scripts:
     ``envpool.register("GridWorld-v0", "my_envs:GridWorld", max_episode_steps=100)``.
-    ``family`` groups tasks in ``envpool list --families`` (default: the entry
-    point's top-level package, e.g. an env package's name)."""
-    row = task(
-        task_id,
-        entry_point,
-        max_episode_steps,
-        option_hook=option_hook,
-        render_fps=render_fps,
-        convert_options=convert_options,
-        class_for=class_for,
-        **options,
-    )
+    Takes ``task``'s arguments (its hooks and the task's options); ``family`` groups
+    tasks in ``envpool list --families`` (default: the entry point's top-level
+    package, e.g. an env package's name)."""
+    row = task(task_id, entry_point, max_episode_steps, **options)
     register_family(family or entry_point.split(".", 1)[0].split(":", 1)[0], [row])
 
 

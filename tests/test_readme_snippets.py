@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 import pytest
+from conftest import run_python
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -24,14 +21,7 @@ def test_the_quick_start_has_its_three_loops() -> None:
 
 @pytest.mark.parametrize("code", snippets(), ids=lambda code: code.splitlines()[-1][:40])
 def test_snippet_runs_as_pasted(code: str) -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=tempfile.gettempdir(),  # import the installed envpool, not the source folder
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-    )
+    done = run_python(code)  # a fresh interpreter, outside the checkout
     assert done.returncode == 0, f"{code}\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
 
 
