@@ -25,7 +25,7 @@ def main() -> None:
     if not _under(envpool.__file__, site) or _under(envpool.__file__, checkout):
         raise SystemExit(f"envpool imported from {envpool.__file__}, not from {site}")
     # Every extension module of the wheel loads (_mujoco and _dmc link the
-    # mujoco wheel's libmujoco, _core and _box2d carry ALE and Box2D).
+    # mujoco wheel's libmujoco, _atari and _box2d carry ALE and Box2D).
     from envpool.bindings import EXTENSION_MODULES
 
     for name in EXTENSION_MODULES:

@@ -873,25 +873,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\n".join(summary_table(runs, shown)))
     print()
     # envpool.bench exists only in this envpool, not in the peer's original
-    from envpool.bench.runner import machine
+    from envpool.bench.report import finish_script_run
 
-    info = machine()
-    print(
-        f"{info['cpus']} CPUs ({info['cpu']}), Python {info['python']}; "
-        + ", ".join(f"{k} {v}" for k, v in vers.items())
+    settings = {k: v for k, v in vars(args).items() if k != "peer_worker"}
+    finish_script_run(
+        args.json,
+        settings,
+        vers,
+        load_before[0],
+        load_after[0],
+        ("cases", [asdict(r) for r in runs]),
     )
-    print(f"load average (1 min): {load_before[0]:.2f} before, {load_after[0]:.2f} after")
-    if args.json:
-        out: dict[str, Any] = {
-            "settings": {k: v for k, v in vars(args).items() if k != "peer_worker"},
-            "machine": info,
-            "versions": vers,
-            "load_average_before_after": [load_before[0], load_after[0]],
-            "cases": [asdict(r) for r in runs],
-        }
-        with open(args.json, "w") as f:
-            json.dump(out, f, indent=2)
-            f.write("\n")
     return 0
 
 

@@ -44,18 +44,17 @@ ratios within a round (the machine is shared and noisy, so compare within a run)
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 import numpy as np
 
 from envpool.bench import engines as eng
-from envpool.bench.runner import machine, versions
+from envpool.bench.report import finish_script_run
+from envpool.bench.runner import versions
 
 DEFAULT_TASKS = ("HalfCheetah-v5", "Ant-v5", "Hopper-v5")
 HELD_ENV_STEPS = 100
@@ -100,7 +99,7 @@ def mujoco_model(task_id: str) -> tuple[str, int]:
     import mujoco
 
     import envpool
-    from envpool.mujoco_tasks import assets_dir
+    from envpool.families.mujoco.tasks import assets_dir
 
     config = envpool.make_spec(task_id).config
     if eng.task_family(task_id) == "dmc":
@@ -373,26 +372,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print("\n".join(summary_table(runs, args, original_name)))
     print()
-    info = machine()
     vers = versions()
     if original is not None and original.version:
         vers[ORIGINAL] = original.version
-    print(
-        f"{info['cpus']} CPUs ({info['cpu']}), Python {info['python']}; "
-        + ", ".join(f"{k} {v}" for k, v in vers.items())
+    finish_script_run(
+        args.json,
+        vars(args),
+        vers,
+        load_before[0],
+        load_after[0],
+        ("tasks", [asdict(r) for r in runs]),
     )
-    print(f"load average (1 min): {load_before[0]:.2f} before, {load_after[0]:.2f} after")
-    if args.json:
-        out: dict[str, Any] = {
-            "settings": vars(args),
-            "machine": info,
-            "versions": vers,
-            "load_average_before_after": [load_before[0], load_after[0]],
-            "tasks": [asdict(run) for run in runs],
-        }
-        with open(args.json, "w") as f:
-            json.dump(out, f, indent=2)
-            f.write("\n")
     return 0
 
 

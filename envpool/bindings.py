@@ -10,7 +10,16 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-EXTENSION_MODULES = ("_core", "_mujoco", "_dmc", "_box2d", "_xla")
+EXTENSION_MODULES = (
+    "_core",
+    "_classic_control",
+    "_atari",
+    "_toy_text",
+    "_box2d",
+    "_mujoco",
+    "_dmc",
+    "_xla",
+)
 
 
 def extension(name: str) -> ModuleType:

@@ -42,6 +42,9 @@ examples:
 """
 
 
+_Commands = argparse._SubParsersAction  # what add_subparsers() returns
+
+
 def _int_at_least(text: str, minimum: int, note: str = "") -> int:
     try:
         value = int(text)
@@ -83,18 +86,8 @@ def _int_list(text: str) -> list[int]:
     return values
 
 
-def build_parser() -> argparse.ArgumentParser:
-    import envpool
-
-    parser = argparse.ArgumentParser(
-        prog="envpool",
-        description="Batched RL environments on a C++ thread pool: list tasks, inspect one, "
-        "or benchmark envpool against the alternatives installed here.",
-    )
-    parser.add_argument("--version", action="version", version=f"envpool {envpool.__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.required = True
-
+def _add_list_command(sub: _Commands) -> None:
+    """The parser of `envpool list`."""
     p = sub.add_parser(
         "list",
         help="list task ids",
@@ -119,6 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
         "a few ids, instead of the ids",
     )
 
+
+def _add_info_command(sub: _Commands) -> None:
+    """The parser of `envpool info`."""
     p = sub.add_parser(
         "info",
         help="spaces and options of a task",
@@ -129,6 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("task", metavar="TASK", help="a task id, e.g. CartPole-v1")
     p.add_argument("--json", action="store_true", help="print the config and spaces as JSON")
 
+
+def _add_build_dirs_command(sub: _Commands) -> None:
+    """The parser of `envpool cmake-dir` and `envpool include-dir`."""
     for name, what in (
         ("cmake-dir", "the folder of envpoolConfig.cmake, for find_package(envpool CONFIG)"),
         ("include-dir", "the folder of envpool's C++ headers"),
@@ -136,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=f"print {what}", description=f"Print {what}.")
         p.set_defaults(command_parser=p)
 
+
+def _add_distributed_command(sub: _Commands) -> None:
+    """The parser of `envpool distributed` (for --help)."""
     # Listed for --help only: main() hands `envpool distributed ...` to
     # envpool.distributed's own parser, which needs Ray.
     sub.add_parser(
@@ -145,6 +147,9 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False,
     )
 
+
+def _add_bench_command(sub: _Commands) -> None:
+    """The parser of `envpool bench`."""
     p = sub.add_parser(
         "bench",
         help="steps/s of envpool against the peers installed here",
@@ -210,6 +215,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
+
+def _add_tune_command(sub: _Commands) -> None:
+    """The parser of `envpool tune`."""
     p = sub.add_parser(
         "tune",
         help="find the fastest threads, batch size and thread sharing for a task here",
@@ -270,6 +278,26 @@ def build_parser() -> argparse.ArgumentParser:
         "pick as JSON to PATH",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    import envpool
+
+    parser = argparse.ArgumentParser(
+        prog="envpool",
+        description="Batched RL environments on a C++ thread pool: list tasks, inspect one, "
+        "or benchmark envpool against the alternatives installed here.",
+    )
+    parser.add_argument("--version", action="version", version=f"envpool {envpool.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    _add_list_command(sub)
+    _add_info_command(sub)
+    _add_build_dirs_command(sub)
+    _add_distributed_command(sub)
+    _add_bench_command(sub)
+    _add_tune_command(sub)
     return parser
 
 

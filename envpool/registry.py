@@ -13,6 +13,10 @@ from typing import Any
 
 ENTRY_POINT_GROUP = "envpool.envs"
 
+ENTRY_POINT_ALIASES: dict[str, str] = {}
+"""Entry points that moved, old -> new (filled by ``envpool.compat``); ``task()`` takes
+either."""
+
 
 @dataclass(frozen=True)
 class TaskSpec:
@@ -141,7 +145,7 @@ def task(
         raise ValueError(f"max_episode_steps must be >= 1 or None, got {max_episode_steps}")
     return TaskSpec(
         task_id,
-        entry_point,
+        ENTRY_POINT_ALIASES.get(entry_point, entry_point),
         max_episode_steps,
         dict(options),
         option_hook,

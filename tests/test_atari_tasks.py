@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import envpool
-from envpool.atari_tasks import MULTI_PLAYER_ROM_IDS, ROM_IDS, task_name
+from envpool.families.atari.tasks import MULTI_PLAYER_ROM_IDS, ROM_IDS, task_name
 from envpool.registry import get_task
 
 ale_py = pytest.importorskip("ale_py")
@@ -29,7 +29,7 @@ def _run(code: str) -> subprocess.CompletedProcess:
 
 
 def _listed_atari_tasks() -> set[str]:
-    return {t for t in envpool.list_all_envs() if get_task(t).entry_point == "envpool._core:Atari"}
+    return {t for t in envpool.list_all_envs() if get_task(t).entry_point == "envpool._atari:Atari"}
 
 
 def test_one_task_per_single_player_rom_that_ale_py_ships() -> None:

@@ -124,7 +124,7 @@ def test_score_font_lays_out_strings_as_pygame():
     SDL_ttf's layout equals pygame's own rendering."""
     import envpool._box2d as box2d
 
-    from envpool import box2d_score_font
+    from envpool.families.box2d import score_font as box2d_score_font
 
     box2d_score_font.install(box2d)
     pygame.font.init()

@@ -2,7 +2,7 @@
 
 Every envpool episode starts at the state in its reset info (qpos0/qvel0 and the
 model values the task drew, e.g. "geom_pos:target");
-``envpool.dmc_tasks.start_dm_control_episode`` loads it into ``suite.load(domain,
+``envpool.families.dmc.tasks.start_dm_control_episode`` loads it into ``suite.load(domain,
 task)``, and both take the same random actions through a whole episode, to the
 time limit. Observations, rewards and discounts must be bit-identical and step
 types equal. dm_control computes exp, log1p, cosh and so on with numpy, whose own
@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 
 import envpool
-from envpool import dmc_tasks
+from envpool.families.dmc import tasks as dmc_tasks
 
 # dm_control picks its renderer when imported; EGL is the offscreen one envpool uses.
 os.environ.setdefault("MUJOCO_GL", "egl")
@@ -329,3 +329,4 @@ def test_pixels_only_observation_holds_only_the_frame():
     assert list(obs) == ["pixels"] and obs["pixels"].shape == (2, 84, 84, 3)
     assert obs["pixels"].dtype == np.uint8 and obs["pixels"].std() > 0
     env.close()
+

@@ -331,7 +331,7 @@ def ks_critical(n: int, m: int, alpha: float) -> float:
 
 
 def test_registry_lists_the_tasks():
-    from envpool import mujoco_tasks
+    from envpool.families.mujoco import tasks as mujoco_tasks
 
     assert sorted(mujoco_tasks.TASKS) == sorted(TASKS)
     registered = set(envpool.list_all_envs())
@@ -774,7 +774,7 @@ def test_missing_xml_file(task, xml_file):
 
 def _modified_cheetah(folder: str) -> str:
     """A copy of gymnasium's half_cheetah.xml with weaker back-thigh motors, in ``folder``."""
-    from envpool.mujoco_tasks import assets_dir
+    from envpool.families.mujoco.tasks import assets_dir
 
     with open(os.path.join(assets_dir(), "half_cheetah.xml")) as f:
         text = f.read()
@@ -802,7 +802,7 @@ def test_xml_file_paths(tmp_path, monkeypatch, form):
 def test_xml_file_resolves_to_gymnasium_assets():
     import gymnasium.envs.mujoco as gym_mujoco
 
-    from envpool.mujoco_tasks import assets_dir
+    from envpool.families.mujoco.tasks import assets_dir
 
     ours = os.path.realpath(assets_dir())
     theirs = os.path.realpath(os.path.join(os.path.dirname(gym_mujoco.__file__), "assets"))

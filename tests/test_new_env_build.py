@@ -53,9 +53,9 @@ def test_versions_agree():
     assert re.search(r'^version = "(.+)"', pyproject, re.M).group(1) == envpool.__version__
     assert f'#define ENVPOOL_VERSION "{envpool.__version__}"' in header
     assert f"project(envpool VERSION {envpool.__version__} " in cmake
-    from envpool import _core
+    from envpool import _classic_control
 
-    assert _core.CartPole.envpool_version == envpool.__version__
+    assert _classic_control.CartPole.envpool_version == envpool.__version__
 
 
 def test_env_module_built_for_another_version_is_refused(monkeypatch):

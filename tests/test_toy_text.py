@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import envpool
-from envpool.toy_text_tasks import random_lake
+from envpool.families.toy_text.tasks import random_lake
 
 pytestmark = pytest.mark.numpy_sensitive
 

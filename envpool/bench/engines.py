@@ -78,7 +78,7 @@ class TaskInfo:
     @property
     def rom_id(self) -> str:
         """ale-py's ROM id, e.g. ``pong``."""
-        from envpool.atari_tasks import ROM_IDS, task_name
+        from envpool.families.atari.tasks import ROM_IDS, task_name
 
         return next(r for r in ROM_IDS if f"{task_name(r)}-v5" == self.task_id)
 
@@ -374,7 +374,7 @@ class DmControlLoopEngine(Engine):
         from absl import logging as absl_logging
         from dm_control import suite
 
-        from envpool.dmc_tasks import domain_task
+        from envpool.families.dmc.tasks import domain_task
 
         domain, task = domain_task(case.task.task_id)
         verbosity = absl_logging.get_verbosity()

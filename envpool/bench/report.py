@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from envpool.bench.runner import Measurement, Report
+from envpool.bench.runner import Measurement, Report, machine
 
 PLOT_HINT = 'pip install "envpool[bench]"'
 
@@ -85,6 +85,37 @@ def write_json(report: Report, path: str) -> None:
     with open(path, "w") as f:
         json.dump(report.to_json(), f, indent=2)
         f.write("\n")
+
+
+def finish_script_run(
+    json_path: str | None,
+    settings: dict[str, Any],
+    versions: dict[str, str],
+    load_before: float,
+    load_after: float,
+    results: tuple[str, list[Any]],
+) -> None:
+    """The closing lines of a benchmark script in benchmarks/: the machine, the versions
+    and the load average, printed; with ``json_path``, all of it and ``results`` (a key and
+    its rows) written there as JSON."""
+    info = machine()
+    print(
+        f"{info['cpus']} CPUs ({info['cpu']}), Python {info['python']}; "
+        + ", ".join(f"{k} {v}" for k, v in versions.items())
+    )
+    print(f"load average (1 min): {load_before:.2f} before, {load_after:.2f} after")
+    if json_path:
+        key, rows = results
+        out: dict[str, Any] = {
+            "settings": settings,
+            "machine": info,
+            "versions": versions,
+            "load_average_before_after": [load_before, load_after],
+            key: rows,
+        }
+        with open(json_path, "w") as f:
+            json.dump(out, f, indent=2)
+            f.write("\n")
 
 
 def check_plotting() -> str | None:

@@ -3,7 +3,7 @@
 # build requirement (pyproject.toml), so the Python running the build has it.
 # The extension is linked against that file and finds it at run time through
 # its RUNPATH ($ORIGIN/../mujoco: both packages sit in one site-packages);
-# envpool.mujoco_tasks also loads it by full path before importing the
+# envpool.families.mujoco.tasks also loads it by full path before importing the
 # extension, which covers layouts where the two are apart.
 
 set(ENVPOOL_MUJOCO_VERSION 3.17.0)

@@ -324,7 +324,7 @@ def _row(domain: str, task_name: str) -> TaskSpec:
     own = {k: v for k, v in task_options.items() if k not in _MODEL_OPTIONS.get(domain, {})}
     return task(
         task_id(domain, task_name),
-        f"envpool.dmc_tasks:{cls}",
+        f"envpool.families.dmc.tasks:{cls}",
         convert_options=_model_option_converter(domain, task_options),
         render_fps=_render_fps,
         **own,

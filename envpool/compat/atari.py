@@ -12,11 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from envpool.atari_tasks import task_name
-
-# Imported by name: ``import envpool.atari.registration`` (as the original's code does)
-# binds ``registration`` in this package to that submodule.
-from envpool.registration import make_dm, make_gymnasium, make_spec
+from envpool.compat.registration import make_dm, make_gymnasium, make_spec
+from envpool.families.atari.tasks import task_name
 from envpool.spec import Config
 
 __all__ = ["AtariDMEnvPool", "AtariEnvSpec", "AtariGymnasiumEnvPool"]

@@ -71,7 +71,7 @@ def _render_fps(dt: float) -> Callable[[Mapping[str, Any]], int]:
 TABLE = [
     task(
         task_id,
-        f"envpool.mujoco_tasks:{cls}",
+        f"envpool.families.mujoco.tasks:{cls}",
         max_episode_steps=max_episode_steps,
         option_hook=_options,
         render_fps=_render_fps(MODEL_TIMESTEP[task_id]),

@@ -27,10 +27,10 @@ def _lunar_lander_class(options: Mapping[str, Any]) -> str:
 
 def _car_racing_class(options: Mapping[str, Any]) -> str:
     # The score in CarRacing's frame is drawn with pygame's font, read once per
-    # process (envpool/box2d_score_font.py).
+    # process (envpool/families/box2d/score_font.py).
     import importlib
 
-    from envpool import box2d_score_font
+    from envpool.families.box2d import score_font as box2d_score_font
 
     box2d_score_font.install(importlib.import_module(_BOX2D))
     continuous = bool(options.get("continuous", True))

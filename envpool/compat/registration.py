@@ -1,4 +1,5 @@
-"""The original EnvPool's module of entry points, for code written against it.
+"""The original EnvPool's module of entry points (``envpool.registration``), for code written
+against it.
 
 ``from envpool.registration import make_gym, make_dm, make_spec`` gives pools with the
 original's conventions (``original_api=True``: one env's spaces, float32 rewards, ...);

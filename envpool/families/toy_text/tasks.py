@@ -1,5 +1,5 @@
 """gymnasium's toy-text tasks (Blackjack, FrozenLake, CliffWalking, Taxi), served by
-``envpool._core``.
+``envpool._toy_text``.
 
 Time limits, default options and frame rates are gymnasium 1.4's.
 """
@@ -13,7 +13,7 @@ import numpy as np
 
 from envpool.registry import register_family, task
 
-_CORE = "envpool._core"
+_MODULE = "envpool._toy_text"
 _FPS = 4  # gymnasium's metadata["render_fps"] for every toy-text task
 _FAMILY = "toy_text"
 
@@ -105,14 +105,14 @@ def _frozen_lake_options(options: dict[str, Any]) -> dict[str, Any]:
 TABLE = [
     task(
         "Blackjack-v1",
-        f"{_CORE}:Blackjack",
+        f"{_MODULE}:Blackjack",
         render_fps=_FPS,
         sab=True,
         natural=False,
     ),
     task(
         "FrozenLake-v1",
-        f"{_CORE}:FrozenLake",
+        f"{_MODULE}:FrozenLake",
         max_episode_steps=100,
         render_fps=_FPS,
         convert_options=_frozen_lake_options,
@@ -120,19 +120,19 @@ TABLE = [
     ),
     task(
         "FrozenLake8x8-v1",
-        f"{_CORE}:FrozenLake",
+        f"{_MODULE}:FrozenLake",
         max_episode_steps=200,
         render_fps=_FPS,
         convert_options=_frozen_lake_options,
         map_name="8x8",
     ),
-    task("CliffWalking-v1", f"{_CORE}:CliffWalking", render_fps=_FPS),
+    task("CliffWalking-v1", f"{_MODULE}:CliffWalking", render_fps=_FPS),
     task(
         "CliffWalkingSlippery-v1",
-        f"{_CORE}:CliffWalking",
+        f"{_MODULE}:CliffWalking",
         render_fps=_FPS,
         is_slippery=True,
     ),
-    task("Taxi-v4", f"{_CORE}:Taxi", max_episode_steps=200, render_fps=_FPS),
+    task("Taxi-v4", f"{_MODULE}:Taxi", max_episode_steps=200, render_fps=_FPS),
 ]
 register_family(_FAMILY, TABLE)

@@ -169,7 +169,7 @@ def rom_options(rom_id: str) -> dict[str, Any]:
 TABLE = [
     task(
         f"{task_name(rom_id)}-v5",
-        "envpool._core:Atari",
+        "envpool._atari:Atari",
         max_episode_steps=MAX_EPISODE_STEPS,
         option_hook=functools.partial(rom_options, rom_id),
         render_fps=30,  # ale-py's AtariEnv.metadata

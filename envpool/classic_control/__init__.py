@@ -1,3 +1,0 @@
-"""The original EnvPool's ``envpool.classic_control`` package path, kept for code that imports it.
-
-Its tasks are registered when ``envpool`` is imported; see ``envpool.list_all_envs()``."""

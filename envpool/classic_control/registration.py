@@ -1,3 +1,0 @@
-"""The original EnvPool's ``envpool.classic_control.registration`` module path, kept for code that
-imports it to register the family's tasks: here they are registered when ``envpool`` is
-imported, so importing this module does nothing more."""

@@ -1,0 +1,16 @@
+"""The Python side of each env family, one folder a family: its task table (registered
+with ``registry.register_family``) and its helpers. Importing this package registers
+every family that ships with envpool; families never import each other (an import-linter
+contract). A family's C++ envs and module live in ``cpp/envpool/<family>/``.
+"""
+
+from __future__ import annotations
+
+from envpool.families.atari import tasks as atari
+from envpool.families.box2d import tasks as box2d
+from envpool.families.classic_control import tasks as classic_control
+from envpool.families.dmc import tasks as dmc
+from envpool.families.mujoco import tasks as mujoco
+from envpool.families.toy_text import tasks as toy_text
+
+__all__ = ["atari", "box2d", "classic_control", "dmc", "mujoco", "toy_text"]

@@ -1,0 +1,1 @@
+"""gymnasium's MuJoCo tasks, module ``envpool._mujoco``: ``tasks`` is the task table."""
