@@ -23,14 +23,17 @@ ORIGINAL_API_VARIABLE = "ENVPOOL_ORIGINAL_API"
 """Set to "1": original_api=True is every pool's default."""
 
 
-def _resolve_options(env_cls: Any, task_options: dict[str, Any], user: dict[str, Any]) -> dict:
+def _resolve_options(
+    task: TaskSpec, env_cls: Any, task_options: dict[str, Any], user: dict[str, Any]
+) -> dict:
     defaults = env_cls.default_config()
     unknown = [k for k in user if k not in defaults]
     if unknown:
         name = unknown[0]
-        close = difflib.get_close_matches(name, defaults, n=3, cutoff=0.6)
+        known = [*defaults, *task.extra_options]
+        close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
         hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
-        valid = ", ".join(sorted(defaults)) or "none"
+        valid = ", ".join(sorted(known)) or "none"
         raise TypeError(f"unknown option {name!r}.{hint} Options of this task: {valid}.")
     return {**task_options, **user}
 
@@ -75,7 +78,7 @@ def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     options = task.convert_options(options)
     values = pool_options.check(pool_args)
     env_cls = task.load(options)
-    resolved = _resolve_options(env_cls, task.default_options(), options)
+    resolved = _resolve_options(task, env_cls, task.default_options(), options)
     native = pool_options.native(values, task.max_episode_steps)
     pool_config = pool_options.config(values, native, pool_options.resolve(native))
     return _build_spec(task, env_cls, pool_config, resolved)
@@ -135,7 +138,7 @@ def make(
     if render_mode == "ansi" and not env_cls.can_render_ansi:
         hint = " (it renders frames: use render_mode='rgb_array')" if env_cls.can_render else ""
         raise ValueError(f"{task_id} has no text rendering{hint}; leave render_mode=None")
-    options = _resolve_options(env_cls, task.default_options(), task_options)
+    options = _resolve_options(task, env_cls, task.default_options(), task_options)
     if "render_particles" in env_cls.default_config() and "render_particles" not in options:
         # decorations simulated only for frames (LunarLander's exhaust particles)
         options["render_particles"] = render_mode == "rgb_array"

@@ -370,7 +370,8 @@ def cmd_info(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except (ImportError, FileNotFoundError) as exc:
         print(f"envpool info: {exc}", file=sys.stderr)
         return 1
-    options = spec.options
+    # with the options the task's converter takes itself (DMC's n_poles picks a model)
+    options = {**spec.options, **task.extra_options}
     info_arrays: dict[str, tuple[np.dtype, tuple[int, ...]]] = {
         "env_id": (np.dtype(np.int32), ()),
         "elapsed_step": (np.dtype(np.int32), ()),

@@ -39,6 +39,9 @@ class TaskSpec:
     option_converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     """Turns the options a user passes into the env's option types (e.g. a list of map rows
     into one string), raising a clear error for values it cannot take."""
+    extra_options: Mapping[str, Any] = field(default_factory=dict)
+    """Options the converter takes itself, which are not the env class's config, with
+    their defaults (DMC's ``n_poles`` picks a model file); listed with the env's options."""
 
     def convert_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """The user's options in the types the env's config takes."""
@@ -122,6 +125,7 @@ def task(
     render_fps: int | Callable[[Mapping[str, Any]], int] | None = None,
     convert_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     class_for: Callable[[Mapping[str, Any]], str] | None = None,
+    extra_options: Mapping[str, Any] | None = None,
     **options: Any,
 ) -> TaskSpec:
     """One row of a family's task table (``register_family``): ``task_id``, served by
@@ -135,7 +139,8 @@ def task(
     of the task's config giving it); ``convert_options(options)``, if given, turns
     the options a user passes into the types the env's config takes;
     ``class_for(options)``, if given, picks the entry point from the task's and the
-    user's options (for an option that changes the C++ class).
+    user's options (for an option that changes the C++ class); ``extra_options`` names
+    the options that ``convert_options`` consumes itself, with their defaults.
     """
     if not isinstance(task_id, str) or not task_id:
         raise ValueError("task_id must be a non-empty string")
@@ -153,6 +158,7 @@ def task(
         class_for,
         "",
         convert_options,
+        dict(extra_options or {}),
     )
 
 

@@ -20,7 +20,9 @@ are checked as behaviour.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import warnings
 from importlib import metadata
 
@@ -330,3 +332,25 @@ def test_pixels_only_observation_holds_only_the_frame():
     assert obs["pixels"].dtype == np.uint8 and obs["pixels"].std() > 0
     env.close()
 
+
+@pytest.mark.parametrize("domain_task", ALL_TASKS, ids=[dmc_tasks.task_id(*t) for t in ALL_TASKS])
+def test_the_option_lists_name_every_option_a_task_takes(domain_task, capsys):
+    """The TypeError for an unknown option and `envpool info` list the same options,
+    the model-choosing ones (n_poles, n_links, use_peg, ...) included, and each listed
+    option is accepted with its listed default."""
+    from envpool.cli import main as cli_main
+    from envpool.registry import get_task
+
+    task_id = dmc_tasks.task_id(*domain_task)
+    with pytest.raises(TypeError) as err:
+        envpool.make_spec(task_id, no_such_option=1)
+    listed = re.search(r"Options of this task: (.*)\.$", str(err.value)).group(1).split(", ")
+    assert cli_main(["info", task_id, "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)["options"]
+    assert sorted(listed) == sorted(shown)
+    model_options = dmc_tasks._MODEL_OPTIONS.get(domain_task[0], {})
+    assert set(model_options) <= set(listed)
+    assert set(get_task(task_id).extra_options) == set(model_options)
+    for name in listed:
+        if name != "model_file":  # a path made when the pool is made
+            envpool.make_spec(task_id, **{name: shown[name]})

@@ -322,11 +322,15 @@ def _render_fps(config: Mapping[str, Any]) -> int:
 def _row(domain: str, task_name: str) -> TaskSpec:
     cls, task_options = TASKS[(domain, task_name)]
     own = {k: v for k, v in task_options.items() if k not in _MODEL_OPTIONS.get(domain, {})}
+    model = {
+        name: task_options.get(name, low) for name, low in _MODEL_OPTIONS.get(domain, {}).items()
+    }
     return task(
         task_id(domain, task_name),
         f"envpool.families.dmc.tasks:{cls}",
         convert_options=_model_option_converter(domain, task_options),
         render_fps=_render_fps,
+        extra_options=model,
         **own,
     )
 
