@@ -283,3 +283,23 @@ def test_dict_observation_in_the_original_api_spec(make_fault):
     assert list(env.spec.observation_spec()) == ["draw", "counts", "value"]
     obs, _ = env.reset()
     assert obs["counts"].shape == (N, 2)
+
+
+@pytest.mark.parametrize(
+    ("task", "message"),
+    [
+        ("FaultDict-v0", r"observation is a dict \(MakeDict\): write each key with"),
+        ("Fault-v0", r"out.Obs<T>\(0\) names a key, but the env's observation is one array"),
+    ],
+)
+def test_writing_an_observation_the_wrong_way_names_the_right_call(make_fault, task, message):
+    # An env's observation spec is made at run time (Spec(config)), so the mistake
+    # cannot be a compile error: it is an EnvError at the step, and the pool goes on.
+    env = make_fault(task=task, misuse_obs_at_step=[-1, 2, -1, -1])
+    env.reset(seed=0)
+    env.step(ONES)
+    with pytest.raises(envpool.EnvError, match=message) as err:
+        call_with_timeout(lambda: env.step(ONES))
+    assert err.value.env_id == 1
+    env.step(ONES)
+    env.reset(seed=0)

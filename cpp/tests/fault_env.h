@@ -6,6 +6,9 @@
 //   nan_at_step       write NaN into the obs and reward at this step
 //   sleep_us          sleep this long in every Step
 //   max_sleep_us      sleep a random time below this in every Reset and Step
+//   misuse_obs_at_step  at this step, write the obs the wrong way: a dict
+//                     observation whole (out.Obs<T>()), a plain one by key
+//                     (out.Obs<T>(0)), as a mistaken env would
 // The obs is [first random draw of the episode, step in episode, sum of
 // actions, value], where value is 0.5 * step (NaN at nan_at_step), so a test
 // can recompute every row. FaultDictEnv is the same env with a dict
@@ -38,7 +41,8 @@ class FaultEnvT {
             {"throw_on_reset", std::int64_t{-1}},
             {"nan_at_step", std::int64_t{-1}},
             {"sleep_us", std::int64_t{0}},
-            {"max_sleep_us", std::int64_t{0}}};
+            {"max_sleep_us", std::int64_t{0}},
+            {"misuse_obs_at_step", std::int64_t{-1}}};
   }
 
   static EnvSpec Spec(const Config&) {
@@ -58,7 +62,8 @@ class FaultEnvT {
         throw_on_reset_(config.Get<std::int64_t>("throw_on_reset")),
         nan_at_step_(config.Get<std::int64_t>("nan_at_step")),
         sleep_us_(config.Get<std::int64_t>("sleep_us")),
-        max_sleep_us_(config.Get<std::int64_t>("max_sleep_us")) {}
+        max_sleep_us_(config.Get<std::int64_t>("max_sleep_us")),
+        misuse_obs_at_step_(config.Get<std::int64_t>("misuse_obs_at_step")) {}
 
   void Reset(Rng& rng, Output& out) {
     ++resets_;
@@ -85,6 +90,13 @@ class FaultEnvT {
                      ? std::numeric_limits<double>::quiet_NaN()
                      : static_cast<double>(action);
     out.terminated = steps_ >= episode_length_;
+    if (steps_ == misuse_obs_at_step_) {
+      if constexpr (kDictObs) {
+        out.Obs<double>()[0] = draw_;
+      } else {
+        out.Obs<double>(0)[0] = draw_;
+      }
+    }
     Write(out);
   }
 
@@ -126,6 +138,7 @@ class FaultEnvT {
   std::int64_t nan_at_step_;
   std::int64_t sleep_us_;
   std::int64_t max_sleep_us_;
+  std::int64_t misuse_obs_at_step_;
   std::int64_t resets_ = 0;
   double draw_ = 0;
   std::int64_t steps_ = 0;
