@@ -95,3 +95,53 @@ def check_env_ids(env_id: Any, num_envs: int) -> np.ndarray:
         bad = ids[(ids < 0) | (ids >= num_envs)][0]
         raise IndexError(f"env_id {bad} is out of range [0, {num_envs - 1}]")
     return ids.astype(np.int32, copy=False)
+
+
+def with_tuple_observations(result: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A step or reset result of a pool whose observation is a tuple (MakeTuple): the
+    pool hands each tuple out as a dict of views by element name; gymnasium's Tuple
+    space holds the same views as a tuple, in order. ``info["final_obs"]`` becomes what
+    gymnasium's vector envs give for a Tuple space: an object array with env i's final
+    tuple at row i (None where no episode ended)."""
+    obs, *rest = result
+    info = rest[-1]
+    if "final_obs" in info:
+        elements = tuple(info["final_obs"].values())
+        final = np.full(len(info["_final_obs"]), None, dtype=object)
+        for i in np.flatnonzero(info["_final_obs"]):
+            final[i] = tuple(element[i] for element in elements)
+        info["final_obs"] = final
+    return (tuple(obs.values()), *rest)
+
+
+def with_tuple_observations_jax(result: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``with_tuple_observations`` for env.xla()'s jax values: ``info["final_obs"]``
+    stays batched, a tuple of (num_envs, ...) arrays (jax holds no Python objects)."""
+    obs, *rest = result
+    info = rest[-1]
+    if "final_obs" in info:
+        info["final_obs"] = tuple(info["final_obs"].values())
+    return (tuple(obs.values()), *rest)
+
+
+class TupleObservationPool:
+    """A C++ pool seen with tuple observations (``with_tuple_observations``); every other
+    member is the pool's own."""
+
+    def __init__(self, pool: Any) -> None:
+        self._pool = pool
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._pool, name)
+
+    def reset(self, *args: Any) -> tuple[Any, ...]:
+        return with_tuple_observations(self._pool.reset(*args))
+
+    def step(self, *args: Any) -> tuple[Any, ...]:
+        return with_tuple_observations(self._pool.step(*args))
+
+    def recv(self) -> tuple[Any, ...]:
+        return with_tuple_observations(self._pool.recv())
+
+    def latest_obs(self) -> tuple[Any, ...]:
+        return tuple(self._pool.latest_obs().values())

@@ -8,7 +8,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from envpool import spaces as envpool_spaces
-from envpool._frontend import PoolHandle
+from envpool._frontend import PoolHandle, TupleObservationPool
 from envpool.errors import CallOrderError
 from envpool.spec import EnvSpec
 
@@ -39,7 +39,8 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):  # type: ignore[misc]  # np_rando
         render_mode: str | None = None,
         original_api: bool = False,
     ) -> None:
-        self._pool = pool
+        # gymnasium's Tuple observations: the same zero-copy views, as a tuple
+        self._pool = TupleObservationPool(pool) if spec.tuple_observation else pool
         self.spec = spec
         self.num_envs = spec.config.num_envs
         self.batch_size = spec.config.batch_size

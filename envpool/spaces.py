@@ -16,7 +16,13 @@ observation also has "keys", one description per named array, in order."""
 
 
 def is_dict(desc: ArrayDesc) -> bool:
+    """A dict or tuple observation: named arrays packed in one row."""
     return bool(desc.get("keys"))
+
+
+def is_tuple(desc: ArrayDesc) -> bool:
+    """A tuple observation (MakeTuple): its arrays are a Tuple space's elements."""
+    return bool(desc.get("tuple"))
 
 
 def _bounds(desc: ArrayDesc) -> tuple[np.ndarray, np.ndarray]:
@@ -61,7 +67,9 @@ def is_multi_discrete(desc: ArrayDesc) -> bool:
 def to_space(desc: ArrayDesc) -> spaces.Space:
     """A Discrete for a bounded integer scalar, a MultiDiscrete for an integer vector
     bounded element by element, a Dict (in the env's key order) for a dict
-    observation, otherwise a Box."""
+    observation, a Tuple for a tuple observation, otherwise a Box."""
+    if is_tuple(desc):
+        return spaces.Tuple(tuple(to_space(key) for key in desc["keys"]))
     if is_dict(desc):  # an OrderedDict keeps the env's key order (a dict is sorted)
         return spaces.Dict(OrderedDict((key["name"], to_space(key)) for key in desc["keys"]))
     dtype: np.dtype = np.dtype(desc["dtype"])
@@ -77,7 +85,8 @@ def to_space(desc: ArrayDesc) -> spaces.Space:
 
 def to_dm_spec(desc: ArrayDesc) -> Any:
     """A DiscreteArray, BoundedArray or Array matching the same description; for a
-    dict observation, a dict of those in the env's key order."""
+    dict observation, a dict of those in the env's key order (a tuple observation's
+    elements by their names too: dm_env observations are named)."""
     if is_dict(desc):
         return {key["name"]: to_dm_spec(key) for key in desc["keys"]}
     dtype = np.dtype(desc["dtype"])
@@ -94,7 +103,8 @@ def to_dm_spec(desc: ArrayDesc) -> Any:
 
 
 def batch(space: spaces.Space, n: int) -> spaces.Space:
-    """gymnasium's batch_space, keeping a Dict's key order (batch_space sorts it)."""
+    """gymnasium's batch_space, keeping a Dict's key order (batch_space sorts it); a
+    Tuple's elements each batched, as batch_space does."""
     if isinstance(space, spaces.Dict):
         return spaces.Dict(OrderedDict((key, batch(sub, n)) for key, sub in space.items()))
     return batch_space(space, n)

@@ -53,6 +53,11 @@ class EnvSpec:
             return None
 
     @property
+    def tuple_observation(self) -> bool:
+        """Whether the observation is a Tuple space (the C++ env's MakeTuple)."""
+        return isinstance(self.observation_space, spaces.Tuple)
+
+    @property
     def options(self) -> dict[str, Any]:
         """The env's own options, without the pool's arguments."""
         return {k: v for k, v in self.config.items() if k not in CONFIG_KEYS}

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from envpool import bindings
+from envpool._frontend import with_tuple_observations_jax
 from envpool.dm import DmEnvPool, Observation
 from envpool.errors import CallOrderError
 from envpool.original_api import (
@@ -260,6 +261,8 @@ def _front_end_result(env: Any) -> Callable[[tuple[Any, ...]], Any]:
             return obs, reward.astype(jnp.float32), terminated, truncated, info
 
         return original_gym
+    if env.spec.tuple_observation:
+        return with_tuple_observations_jax
     return lambda result: result
 
 

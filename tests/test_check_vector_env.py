@@ -83,6 +83,13 @@ def test_passes_a_pool_with_dict_observations(fault_env_dir: object, mode: str) 
     assert_all_ran(report, "FaultDict-v0")
 
 
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_passes_a_pool_with_tuple_observations(mode: str) -> None:
+    env = envpool.make("Blackjack-v1", num_envs=3, autoreset_mode=mode)
+    report = check_vector_env(env, max_steps=50)
+    assert_all_ran(report, "Blackjack-v1")
+
+
 def test_passes_a_third_party_next_step_implementation() -> None:
     # the same wrapper as two broken envs below, with neither bug switched on
     report = check_vector_env(NextStepOverDisabled(pool_cartpole("disabled")), max_steps=50)

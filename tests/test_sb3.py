@@ -299,6 +299,19 @@ def test_pools_it_cannot_wrap_are_refused() -> None:
     pool.close()
     with pytest.raises(ValueError, match="closed"):
         VecEnv(pool)
+    with pytest.raises(ValueError, match="flat_observation=True"):
+        make_vec_env("Blackjack-v1", 2)
+
+
+def test_blackjack_runs_with_its_flat_observation() -> None:
+    venv = make_vec_env("Blackjack-v1", 2, flat_observation=True)
+    try:
+        obs = venv.reset()
+        assert obs.shape == (2, 3)
+        obs, reward, _, _ = venv.step(np.ones(2, dtype=np.int64))
+        assert obs.shape == (2, 3) and reward.shape == (2,)
+    finally:
+        venv.close()
 
 
 def test_vec_monitor_reports_each_episode(cartpole: VecEnv) -> None:

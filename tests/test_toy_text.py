@@ -140,6 +140,15 @@ def _gym_obs(obs: Any) -> np.ndarray:
     return np.asarray(obs, dtype=np.int64)  # Blackjack's tuple as one array
 
 
+def _obs_rows(obs: Any) -> np.ndarray:
+    """One row per env: Blackjack's batched tuple of three (num_envs,) arrays as one
+    (num_envs, 3) array, for comparing with ``_gym_obs``."""
+    if isinstance(obs, tuple):
+        assert all(a.dtype == np.int64 and a.shape == (NUM_ENVS,) for a in obs)
+        return np.stack(obs, axis=1)
+    return obs
+
+
 def _check_info(info: dict[str, Any], i: int, gym_info: dict[str, Any], where: str) -> None:
     assert set(info) - ENGINE_INFO == set(gym_info), (where, sorted(info), sorted(gym_info))
     for key, expected in gym_info.items():
@@ -180,7 +189,8 @@ def lockstep(
     rng = np.random.default_rng(seed + 1000)
     episodes = Episodes(observations=[[] for _ in range(NUM_ENVS)])
 
-    def check_reset(obs: np.ndarray, info: dict[str, Any], seeds: list[int | None]) -> None:
+    def check_reset(obs: Any, info: dict[str, Any], seeds: list[int | None]) -> None:
+        obs = _obs_rows(obs)
         texts = env.render() if text else None
         for i, s in enumerate(seeds):
             g_obs, g_info = refs[i].reset(seed=s)
@@ -202,8 +212,9 @@ def lockstep(
             obs, info = env.reset(seed=new_seed)
             check_reset(obs, info, [new_seed + i for i in range(NUM_ENVS)])
             ended[:] = False
-        actions = np.array([policy(obs[i], rng) for i in range(NUM_ENVS)])
+        actions = np.array([policy(_obs_rows(obs)[i], rng) for i in range(NUM_ENVS)])
         obs, reward, terminated, truncated, info = env.step(actions)
+        obs = _obs_rows(obs)
         texts = env.render() if text else None
         for i in range(NUM_ENVS):
             where = f"{task} {options} seed={seed} env={i} step={t}"
@@ -251,13 +262,8 @@ def test_spaces_info_and_metadata_match_gymnasium(task):
     _, _, _, _, g_step_info = ref.step(0)
     assert set(info) - ENGINE_INFO == set(g_info)
     assert set(step_info) - ENGINE_INFO == set(g_step_info)
-    if task.startswith("Blackjack"):
-        # gymnasium's Tuple(Discrete(32), Discrete(11), Discrete(2)) as one int64 array.
-        assert isinstance(obs_space, gym.spaces.MultiDiscrete) and obs_space.dtype == np.int64
-        assert obs_space.nvec.tolist() == [s.n for s in ref.observation_space]
-        np.testing.assert_array_equal(obs_space.start, [0, 0, 0])
-    else:
-        assert obs_space == ref.observation_space
+    assert obs_space == ref.observation_space
+    if not task.startswith("Blackjack"):
         assert obs_space.dtype == ref.observation_space.dtype == np.int64
 
 
@@ -494,3 +500,113 @@ def test_out_of_range_action_leaves_the_pool_usable():
     ref = gym.make("FrozenLake-v1")
     ref.reset(seed=0)
     assert obs[0] == ref.step(1)[0]
+
+
+# ---------------------------------------------------------------------------
+# Blackjack's Tuple observation, and its flat form.
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_blackjack_batches_its_tuple_as_gymnasium_vector_envs_do(mode):
+    seed, n = 11, 4
+    ref = gym.vector.SyncVectorEnv(
+        [lambda: gym.make("Blackjack-v1") for _ in range(n)],
+        autoreset_mode=gym.vector.AutoresetMode[mode.upper()],
+    )
+    with envpool.make("Blackjack-v1", num_envs=n, seed=seed, autoreset_mode=mode) as env:
+        assert env.observation_space == ref.observation_space  # batch_space of the Tuple
+        assert env.single_observation_space == gym.make("Blackjack-v1").observation_space
+        obs, _ = env.reset()
+        g_obs, _ = ref.reset(seed=seed)
+        for _ in range(30):
+            assert isinstance(obs, tuple) and len(obs) == 3
+            for ours, theirs in zip(obs, g_obs, strict=True):
+                assert ours.dtype == theirs.dtype and ours.shape == theirs.shape == (n,)
+                np.testing.assert_array_equal(ours, theirs)
+            assert env.observation_space.contains(tuple(a.copy() for a in obs))
+            player_sum = obs[0]  # gymnasium vector code reads the fields this way
+            actions = (player_sum < 17).astype(np.int64)
+            obs, reward, terminated, truncated, info = env.step(actions)
+            g_obs, g_reward, g_term, g_trunc, g_info = ref.step(actions)
+            np.testing.assert_array_equal(reward, g_reward)
+            np.testing.assert_array_equal(terminated, g_term)
+            if "final_obs" not in g_info:  # envpool's same_step always has the key
+                assert not info.get("_final_obs", np.zeros(n, bool)).any()
+            else:
+                np.testing.assert_array_equal(info["_final_obs"], g_info["_final_obs"])
+                for ours, theirs in zip(info["final_obs"], g_info["final_obs"], strict=True):
+                    assert (ours is None) == (theirs is None)
+                    if theirs is not None:
+                        assert tuple(map(int, ours)) == tuple(map(int, theirs))
+    ref.close()
+
+
+def test_blackjack_tuple_elements_are_views_of_one_buffer():
+    with envpool.make("Blackjack-v1", num_envs=3, seed=0) as env:
+        obs, _ = env.reset()
+        # zero-copy: strided views into one packed row per env, not copies
+        assert all(not a.flags.owndata for a in obs)
+        assert len({a.base is not None for a in obs}) == 1
+
+
+@pytest.mark.parametrize("autoreset_mode", ["same_step", "next_step"])
+def test_blackjack_final_obs_and_masked_reset_are_tuples(autoreset_mode):
+    with envpool.make("Blackjack-v1", num_envs=4, seed=3, autoreset_mode=autoreset_mode) as env:
+        env.reset()
+        for _ in range(6):
+            obs, _, terminated, truncated, info = env.step(np.ones(4, dtype=np.int64))
+            assert isinstance(obs, tuple)
+            if "final_obs" in info:  # as gymnasium's vector envs give it for a Tuple space
+                final = info["final_obs"]
+                assert final.dtype == object and final.shape == (4,)
+                for i in range(4):
+                    ended = terminated[i] or truncated[i]
+                    assert (final[i] is None) != ended
+                    if ended:
+                        assert isinstance(final[i], tuple) and len(final[i]) == 3
+        obs, _ = env.reset(options={"reset_mask": np.array([True, False, True, False])})
+        assert isinstance(obs, tuple) and all(a.shape == (4,) for a in obs)
+
+
+def test_blackjack_flat_observation_is_todays_array_for_libraries_without_tuples():
+    with (
+        envpool.make("Blackjack-v1", num_envs=4, seed=5) as tuple_env,
+        envpool.make("Blackjack-v1", num_envs=4, seed=5, flat_observation=True) as flat_env,
+    ):
+        space = flat_env.single_observation_space
+        assert isinstance(space, gym.spaces.MultiDiscrete) and space.nvec.tolist() == [32, 11, 2]
+        flat, _ = flat_env.reset()
+        tup, _ = tuple_env.reset()
+        assert flat.shape == (4, 3) and flat.dtype == np.int64
+        np.testing.assert_array_equal(flat, np.stack(tup, axis=1))
+        for _ in range(10):
+            actions = np.ones(4, dtype=np.int64)
+            flat = flat_env.step(actions)[0]
+            tup = tuple_env.step(actions)[0]
+            np.testing.assert_array_equal(flat, np.stack(tup, axis=1))
+
+
+def test_blackjack_dm_observation_names_the_tuple_elements():
+    with envpool.make("Blackjack-v1", env_type="dm", num_envs=2, seed=0) as env:
+        ts = env.reset()
+        spec = env.observation_spec()
+        for name, n in (("player_sum", 32), ("dealer_card", 11), ("usable_ace", 2)):
+            assert spec[name].num_values == n
+            assert ts.observation[name].shape == (2,)
+
+
+def test_blackjack_xla_step_gives_the_same_tuples_as_python_steps():
+    jax = pytest.importorskip("jax")
+    actions = [np.array([1, 0, 1, 1]), np.array([0, 1, 1, 0]), np.array([1, 1, 0, 0])]
+    with envpool.make("Blackjack-v1", num_envs=4, seed=2) as env:
+        env.reset()
+        expected = [env.step(a)[0] for a in actions]
+    with envpool.make("Blackjack-v1", num_envs=4, seed=2) as env:
+        env.reset()
+        handle, _, _, step = env.xla()
+        step = jax.jit(step)
+        for a, want in zip(actions, expected, strict=True):
+            handle, (obs, *_) = step(handle, a)
+            assert isinstance(obs, tuple) and len(obs) == 3
+            for ours, theirs in zip(obs, want, strict=True):
+                np.testing.assert_array_equal(np.asarray(ours), theirs)

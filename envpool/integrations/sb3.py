@@ -40,6 +40,11 @@ def _check_pool(pool: Any) -> None:
         )
     if pool.closed:
         raise ValueError("the pool is closed; make a new one with envpool.make")
+    if isinstance(pool.single_observation_space, spaces.Tuple):
+        raise ValueError(
+            f"SB3 takes no Tuple observation spaces, and {pool.spec.id}'s is one; make the "
+            "pool with flat_observation=True (one array of the same values)"
+        )
 
 
 class VecEnv(SB3VecEnv):

@@ -28,6 +28,9 @@ struct ArraySpec {
   // bytes, each at its `offset`. Empty for a plain array.
   std::vector<ArraySpec> keys{};
   std::size_t offset = 0;  // of a key, in bytes from the start of the row
+  // A tuple observation (MakeTuple): packed as a dict's keys are; the front
+  // ends show its elements in order, without their names (gymnasium's Tuple).
+  bool is_tuple = false;
 
   [[nodiscard]] bool IsDict() const { return !keys.empty(); }
 
@@ -64,26 +67,29 @@ ArraySpec MakeDiscrete(std::string name, std::int64_t n,
                    {static_cast<double>(start + n - 1)}};
 }
 
-// A dict observation of the named arrays `keys`, in that order (the order
-// the front ends show them in). One env's arrays sit side by side in one row
-// of bytes, each key 8-byte aligned; an env writes key i with
-// out.Obs<T>(i).
-inline ArraySpec MakeDict(std::string name, std::vector<ArraySpec> keys) {
+namespace detail {
+
+// The arrays `keys` packed side by side in one row of bytes, each 8-byte
+// aligned; `maker` names the caller in error messages.
+inline ArraySpec PackKeys(const std::string& maker, std::string name,
+                          std::vector<ArraySpec> keys) {
+  const std::string where = maker + "(\"" + name + "\")";
   if (keys.empty()) {
-    throw std::invalid_argument("MakeDict(\"" + name +
-                                "\"): a dict observation needs a key");
+    throw std::invalid_argument(
+        where + (maker == "MakeDict" ? ": a dict observation needs a key"
+                                     : ": a tuple needs an element"));
   }
   std::size_t bytes = 0;
   for (ArraySpec& key : keys) {
     for (const ArraySpec& other : keys) {
       if (&other != &key && other.name == key.name) {
-        throw std::invalid_argument("MakeDict(\"" + name + "\"): key '" +
-                                    key.name + "' appears twice");
+        throw std::invalid_argument(where + ": key '" + key.name +
+                                    "' appears twice");
       }
     }
     if (key.IsDict()) {
-      throw std::invalid_argument("MakeDict(\"" + name + "\"): key '" +
-                                  key.name + "' is a dict; nest no dicts");
+      throw std::invalid_argument(where + ": key '" + key.name +
+                                  "' is a dict or tuple; nest no dicts");
     }
     bytes = (bytes + 7) / 8 * 8;
     key.offset = bytes;
@@ -92,13 +98,33 @@ inline ArraySpec MakeDict(std::string name, std::vector<ArraySpec> keys) {
   // Rows follow each other in a batch: a multiple of 8 keeps every row's
   // keys aligned.
   bytes = (bytes + 7) / 8 * 8;
-  ArraySpec dict{std::move(name),
-                 DType::kUInt8,
-                 {static_cast<std::int64_t>(bytes)},
-                 {},
-                 {}};
-  dict.keys = std::move(keys);
-  return dict;
+  ArraySpec packed{std::move(name),
+                   DType::kUInt8,
+                   {static_cast<std::int64_t>(bytes)},
+                   {},
+                   {}};
+  packed.keys = std::move(keys);
+  return packed;
+}
+
+}  // namespace detail
+
+// A dict observation of the named arrays `keys`, in that order (the order
+// the front ends show them in). One env's arrays sit side by side in one row
+// of bytes, each key 8-byte aligned; an env writes key i with
+// out.Obs<T>(i).
+inline ArraySpec MakeDict(std::string name, std::vector<ArraySpec> keys) {
+  return detail::PackKeys("MakeDict", std::move(name), std::move(keys));
+}
+
+// A tuple observation of `elements`, in order (gymnasium's Tuple space):
+// packed and written as a dict's keys are (out.Obs<T>(i)); the names stay
+// the elements' names in dm_env specs, where observations are named.
+inline ArraySpec MakeTuple(std::string name, std::vector<ArraySpec> elements) {
+  ArraySpec tuple =
+      detail::PackKeys("MakeTuple", std::move(name), std::move(elements));
+  tuple.is_tuple = true;
+  return tuple;
 }
 
 // What an environment exchanges with the engine. `info` arrays are returned

@@ -167,6 +167,7 @@ inline py::dict ToPython(const ArraySpec& spec) {
       keys.append(ToPython(key));
     }
     out["keys"] = keys;
+    out["tuple"] = spec.is_tuple;
   }
   return out;
 }

@@ -1,16 +1,19 @@
 // Blackjack-v1: hit or stick against a dealer, cards drawn from an infinite
 // deck. A port of gymnasium 1.4's toy_text/blackjack.py.
 //
-// gymnasium's observation is a tuple (Discrete(32), Discrete(11),
-// Discrete(2)); here it is one int64 array of those three values: the
-// player's sum, the dealer's face-up card (1 for an ace) and whether the
-// player holds a usable ace.
+// The observation is gymnasium's tuple (Discrete(32), Discrete(11),
+// Discrete(2)): the player's sum, the dealer's face-up card (1 for an ace)
+// and whether the player holds a usable ace. flat_observation=True gives the
+// same three values as one int64 array (MultiDiscrete([32, 11, 2])), for
+// libraries that take no Tuple spaces.
 #ifndef ENVPOOL_TOY_TEXT_BLACKJACK_H_
 #define ENVPOOL_TOY_TEXT_BLACKJACK_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
+#include <utility>
 
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
@@ -24,17 +27,25 @@ class Blackjack {
  public:
   using Action = std::int64_t;
 
-  static Config DefaultConfig() { return {{"natural", false}, {"sab", false}}; }
+  static Config DefaultConfig() {
+    return {{"natural", false}, {"sab", false}, {"flat_observation", false}};
+  }
 
-  static EnvSpec Spec(const Config& /*config*/) {
-    return {
-        MakeArray<std::int64_t>("obs", {3}, {0.0, 0.0, 0.0}, {31.0, 10.0, 1.0}),
-        MakeDiscrete<std::int64_t>("action", 2),
-        {}};
+  static EnvSpec Spec(const Config& config) {
+    ArraySpec obs =
+        config.Get<bool>("flat_observation")
+            ? MakeArray<std::int64_t>("obs", {3}, {0.0, 0.0, 0.0},
+                                      {31.0, 10.0, 1.0})
+            : MakeTuple("obs", {MakeDiscrete<std::int64_t>("player_sum", 32),
+                                MakeDiscrete<std::int64_t>("dealer_card", 11),
+                                MakeDiscrete<std::int64_t>("usable_ace", 2)});
+    return {std::move(obs), MakeDiscrete<std::int64_t>("action", 2), {}};
   }
 
   explicit Blackjack(const Config& config)
-      : natural_(config.Get<bool>("natural")), sab_(config.Get<bool>("sab")) {}
+      : natural_(config.Get<bool>("natural")),
+        sab_(config.Get<bool>("sab")),
+        flat_(config.Get<bool>("flat_observation")) {}
 
   void Seed(std::uint64_t seed) { np_random_.Seed(seed); }
 
@@ -114,14 +125,20 @@ class Blackjack {
   }
 
   void Write(Output& out) const {
-    std::span<std::int64_t> obs = out.Obs<std::int64_t>();
-    obs[0] = player_.Sum();
-    obs[1] = dealer_.first_card;
-    obs[2] = player_.HasUsableAce() ? 1 : 0;
+    const std::array<std::int64_t, 3> values = {
+        player_.Sum(), dealer_.first_card, player_.HasUsableAce() ? 1 : 0};
+    if (flat_) {
+      std::copy(values.begin(), values.end(), out.Obs<std::int64_t>().begin());
+      return;
+    }
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      out.Obs<std::int64_t>(i)[0] = values[i];
+    }
   }
 
   bool natural_;
   bool sab_;
+  bool flat_;
   NumpyRandom np_random_;
   Hand player_;
   Hand dealer_;
