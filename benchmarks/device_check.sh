@@ -28,7 +28,7 @@ if [ "${1:-}" = "--prepare" ]; then
   "$repo/.ci/build_release" --python "$(command -v "$python")" --out "$wheels" || exit 1
   pip download --only-binary=:all: --no-deps --python-version "$version" -d "$wheels" \
     ale-py==0.12.1 gymnasium==1.4.0 farama-notifications cloudpickle dm-env dm-tree \
-    mujoco==3.17.0 absl-py || exit 1
+    mujoco==3.17.0 absl-py attrs wrapt etils glfw pyopengl typing-extensions || exit 1
   pip download --only-binary=:all: --no-deps --python-version "$version" \
     -d "$wheels/original" envpool==1.2.5 || echo "no original EnvPool wheel for cp$version"
   exit 0
