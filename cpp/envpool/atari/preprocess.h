@@ -17,6 +17,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -93,6 +94,18 @@ inline void MaxPool(const std::uint8_t* a, const std::uint8_t* b,
   for (std::size_t i = 0; i < n; ++i) {
     out[i] = std::max(a[i], b[i]);
   }
+}
+
+// Calls f(std::integral_constant<int, n>{}) for n == taps when 1 <= taps <=
+// kMax, so that a loop over taps can be unrolled for each count; false when
+// taps is outside that range.
+template <int kMax, typename F>
+bool WithTapCount(int taps, F&& f) {
+  return [&]<int... kN>(std::integer_sequence<int, kN...>) {
+    return ((taps == kN + 1 ? (f(std::integral_constant<int, kN + 1>{}), true)
+                            : false) ||
+            ...);
+  }(std::make_integer_sequence<int, kMax>{});
 }
 
 // Area-weighted resize of planar uint8 images: `channels` planes of
@@ -290,19 +303,9 @@ class AreaResize {
         std::memcpy(last_row_.data(), src, w);
         src = last_row_.data();
       }
-      switch (cols_.taps) {
-        case 1:
-          SumRowPacked<1>(src, dst);
-          break;
-        case 2:
-          SumRowPacked<2>(src, dst);
-          break;
-        case 3:
-          SumRowPacked<3>(src, dst);
-          break;
-        default:
-          SumRowPacked<4>(src, dst);
-          break;
+      if (!WithTapCount<3>(
+              cols_.taps, [&](auto taps) { SumRowPacked<taps()>(src, dst); })) {
+        SumRowPacked<4>(src, dst);
       }
     }
   }
@@ -361,24 +364,9 @@ class AreaResize {
 
   // Vertical accumulation of the row sums of plane `c` into its output.
   void SumColumns(std::uint8_t* out, int c) {
-    switch (rows_.taps) {
-      case 1:
-        SumColumnsFixed<1>(out, c);
-        return;
-      case 2:
-        SumColumnsFixed<2>(out, c);
-        return;
-      case 3:
-        SumColumnsFixed<3>(out, c);
-        return;
-      case 4:
-        SumColumnsFixed<4>(out, c);
-        return;
-      case 5:
-        SumColumnsFixed<5>(out, c);
-        return;
-      default:
-        SumColumnsGeneric(out, c);
+    if (!WithTapCount<5>(rows_.taps,
+                         [&](auto taps) { SumColumnsFixed<taps()>(out, c); })) {
+      SumColumnsGeneric(out, c);
     }
   }
 

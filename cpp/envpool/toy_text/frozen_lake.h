@@ -123,13 +123,7 @@ class FrozenLake {
     static constexpr std::array<std::string_view, kNumActions> kMoveNames = {
         "Left", "Down", "Right", "Up"};
     std::string text;
-    if (last_action_ != kNoAction) {
-      text += "  (";
-      text += kMoveNames[static_cast<std::size_t>(last_action_)];
-      text += ")\n";
-    } else {
-      text += '\n';
-    }
+    AppendLastAction(text, last_action_, kMoveNames);
     const std::int64_t agent_row = state_ / num_cols_;
     const std::int64_t agent_col = state_ % num_cols_;
     for (std::int64_t row = 0; row < num_rows_; ++row) {

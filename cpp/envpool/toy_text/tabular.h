@@ -106,6 +106,19 @@ inline std::string Colorize(std::string_view text, AnsiColor color,
   return out;
 }
 
+// The line gymnasium's ansi rendering ends with: the last action's name in
+// parentheses, or a blank line when the episode has just started (action < 0).
+inline void AppendLastAction(std::string& text, std::int64_t action,
+                             std::span<const std::string_view> names) {
+  if (action >= 0) {
+    text += "  (";
+    text += names[static_cast<std::size_t>(action)];
+    text += ")\n";
+  } else {
+    text += '\n';
+  }
+}
+
 }  // namespace envpool::toy_text
 
 #endif  // ENVPOOL_TOY_TEXT_TABULAR_H_

@@ -162,13 +162,7 @@ class Taxi {
       }
       text += '\n';
     }
-    if (last_action_ != kNoAction) {
-      text += "  (";
-      text += kActionNames[static_cast<std::size_t>(last_action_)];
-      text += ")\n";
-    } else {
-      text += '\n';
-    }
+    AppendLastAction(text, last_action_, kActionNames);
     return text;
   }
 
