@@ -185,6 +185,14 @@ class BufferPool : public std::enable_shared_from_this<BufferPool> {
   std::vector<std::unique_ptr<BatchBuffer>> free_;
 };
 
+// A finished batch. Rows [0, size) of `buffer` hold results; the buffer goes
+// back to `pool` once its last user is done with it.
+struct Batch {
+  std::unique_ptr<BatchBuffer> buffer;
+  std::size_t size = 0;
+  std::shared_ptr<BufferPool> pool;
+};
+
 }  // namespace envpool
 
 #endif  // ENVPOOL_CORE_BATCH_H_

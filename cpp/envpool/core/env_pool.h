@@ -2,11 +2,10 @@
 // results back in batches.
 //
 // Sync mode (batch_size == num_envs): Send() starts a round over a list of
-// envs, cut into chunks that the workers and the receiving thread take from
-// one atomic ticket; the results come back in the order of the list.
-// Async mode (batch_size < num_envs): Send() queues envs; workers take them
-// one at a time, and each result claims the next row of the batch being
-// filled, so Recv() returns the first batch_size envs to finish.
+// envs (sync_round.h); the results come back in the order of the list.
+// Async mode (batch_size < num_envs): Send() queues envs (async_batches.h),
+// and Recv() returns the first batch_size envs to finish. Either way each env
+// is reset or stepped by EnvRunner::Process (env_runner.h).
 //
 // The caller (one thread at a time; the Python binding serialises calls)
 // owns all bookkeeping of which env is in flight. Workers only touch the envs
@@ -14,43 +13,27 @@
 #ifndef ENVPOOL_CORE_ENV_POOL_H_
 #define ENVPOOL_CORE_ENV_POOL_H_
 
-#include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cstdint>
-#include <cstring>
-#include <exception>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
+#include "envpool/core/async_batches.h"
 #include "envpool/core/batch.h"
 #include "envpool/core/env.h"
+#include "envpool/core/env_runner.h"
 #include "envpool/core/errors.h"
 #include "envpool/core/placement.h"
 #include "envpool/core/pool_options.h"
-#include "envpool/core/task_queue.h"
+#include "envpool/core/sync_round.h"
 #include "envpool/core/waiter.h"
 #include "envpool/core/worker_group.h"
 
 namespace envpool {
-
-// A finished batch. Rows [0, size) of `buffer` hold results; the buffer goes
-// back to `pool` once its last user is done with it.
-struct Batch {
-  std::unique_ptr<BatchBuffer> buffer;
-  std::size_t size = 0;
-  std::shared_ptr<BufferPool> pool;
-};
-
-// Called now and then while a call blocks; may throw to abandon the wait.
-using InterruptCheck = std::function<void()>;
 
 template <Environment E>
 class EnvPool final : public WorkSource {
@@ -62,41 +45,33 @@ class EnvPool final : public WorkSource {
   EnvPool(std::vector<Config> configs, PoolOptions options)
       : options_(Validate(std::move(options), configs.size())),
         spec_(E::Spec(configs.front())),
-        action_size_(spec_.action.NumElements()),
-        slots_(static_cast<std::size_t>(options_.num_envs)),
-        actions_(static_cast<std::size_t>(options_.num_envs) * action_size_),
-        mark_(static_cast<std::size_t>(options_.num_envs), 0),
-        queue_(static_cast<std::size_t>(options_.num_envs)) {
-    CheckActionSpec();
+        envs_(num_envs_size(), spec_.action.NumElements(),
+              options_.autoreset_mode, options_.max_episode_steps),
+        mark_(num_envs_size(), 0),
+        round_(
+            std::make_shared<BufferPool>(spec_, num_envs_size(), final_fields(),
+                                         options_.memory_node),
+            num_envs_size(), options_.num_threads, options_.solo_round_ns) {
+    EnvRunner<E>::CheckSpec(spec_);
     if constexpr (Renderable<E>) {
       render_shape_ = E::RenderShape(configs.front());
     }
-    const bool final_fields =
-        options_.autoreset_mode == AutoresetMode::kSameStep;
-    const auto num_envs = static_cast<std::size_t>(options_.num_envs);
-    round_pool_ = std::make_shared<BufferPool>(spec_, num_envs, final_fields,
-                                               options_.memory_node);
-    round_.ids.resize(num_envs);
+    const std::size_t num_envs = num_envs_size();
     if (!is_sync()) {
-      batch_pool_ = std::make_shared<BufferPool>(
-          spec_, static_cast<std::size_t>(options_.batch_size), final_fields,
-          options_.memory_node);
-      ring_size_ =
-          (num_envs + options_.batch_size - 1) / options_.batch_size + 1;
-      ring_ = std::make_unique<RingEntry[]>(ring_size_);
-      for (std::size_t i = 0; i < ring_size_; ++i) {
-        ring_[i].buffer = batch_pool_->Acquire();
-      }
+      async_ = std::make_unique<AsyncBatches>(
+          spec_, num_envs, static_cast<std::size_t>(options_.batch_size),
+          final_fields(), options_.memory_node);
     }
     seeds_.resize(num_envs);
     for (std::size_t i = 0; i < num_envs; ++i) {
       seeds_[i] = EnvSeed(options_.seed, static_cast<std::int64_t>(i));
-      slots_[i].rng.Seed(seeds_[i]);
+      envs_.slot(static_cast<std::int32_t>(i)).rng.Seed(seeds_[i]);
     }
-    BuildEnvs(configs);
+    CheckSameSpec(configs);
+    envs_.Build(configs, PlacementOf(options_), options_.num_threads);
     if constexpr (Seedable<E>) {
       for (std::size_t i = 0; i < num_envs; ++i) {
-        slots_[i].env->Seed(seeds_[i]);
+        envs_.slot(static_cast<std::int32_t>(i)).env->Seed(seeds_[i]);
       }
     }
     StartWorkers();
@@ -115,16 +90,14 @@ class EnvPool final : public WorkSource {
   bool is_sync() const { return options_.batch_size == options_.num_envs; }
   bool closed() const { return closed_; }
   bool shares_workers() const { return options_.worker_group != nullptr; }
-  std::size_t action_size() const { return action_size_; }
+  std::size_t action_size() const { return envs_.action_size(); }
   // Envs sent and not yet received.
   int num_pending() const { return num_pending_; }
   // True while an env must be reset before it may step again.
-  bool needs_reset(int env_id) const { return slots_[env_id].needs_reset; }
+  bool needs_reset(int env_id) const { return envs_.slot(env_id).needs_reset; }
 
   // Where the caller writes env `env_id`'s next action before Send().
-  Scalar* action_row(int env_id) {
-    return actions_.data() + static_cast<std::size_t>(env_id) * action_size_;
-  }
+  Scalar* action_row(int env_id) { return envs_.action_row(env_id); }
 
   // Throws, changing nothing, unless every env in `ids` may be sent now.
   void CheckSend(std::span<const std::int32_t> ids, bool reset) {
@@ -132,7 +105,7 @@ class EnvPool final : public WorkSource {
     if (ids.empty()) {
       throw std::invalid_argument("no env ids given");
     }
-    if (is_sync() && round_pending_) {
+    if (is_sync() && round_.pending()) {
       throw CallOrderError(
           "the previous send() has not been received; call recv() first");
     }
@@ -148,14 +121,14 @@ class EnvPool final : public WorkSource {
                                     " appears twice");
       }
       mark_[id] = stamp_;
-      if (slots_[id].pending) {
+      if (envs_.slot(id).pending) {
         throw CallOrderError("env " + std::to_string(id) +
                              " is still in flight or its result has not "
                              "been received; recv() it before sending it "
                              "again");
       }
       if (!reset && options_.autoreset_mode == AutoresetMode::kDisabled &&
-          slots_[id].needs_reset) {
+          envs_.slot(id).needs_reset) {
         throw CallOrderError(
             "env " + std::to_string(id) +
             " has ended its episode (or was never reset) and "
@@ -192,7 +165,7 @@ class EnvPool final : public WorkSource {
   Batch Recv(const InterruptCheck& interrupt = {}) {
     CheckOpen();
     if (is_sync()) {
-      if (!round_pending_) {
+      if (!round_.pending()) {
         throw CallOrderError("recv() with nothing in flight; send() first");
       }
       return FinishRound(interrupt);
@@ -203,16 +176,7 @@ class EnvPool final : public WorkSource {
           " results but only " + std::to_string(num_pending_) +
           " envs are in flight; send() more first");
     }
-    RingEntry& entry = ring_[next_recv_ % ring_size_];
-    const auto full = static_cast<std::size_t>(options_.batch_size);
-    Wait(
-        recv_waiter_,
-        [&] { return entry.written.load(std::memory_order_acquire) == full; },
-        interrupt, kRecvSpin);
-    Batch batch{std::move(entry.buffer), full, batch_pool_};
-    entry.buffer = batch_pool_->Acquire();
-    entry.written.store(0, std::memory_order_relaxed);
-    ++next_recv_;
+    Batch batch = async_->Next(interrupt);
     Received(batch);
     return batch;
   }
@@ -240,7 +204,7 @@ class EnvPool final : public WorkSource {
       frame_bytes *= static_cast<std::size_t>(d);
     }
     for (std::size_t i = 0; i < ids.size(); ++i) {
-      slots_[ids[i]].env->Render({out + i * frame_bytes, frame_bytes});
+      envs_.slot(ids[i]).env->Render({out + i * frame_bytes, frame_bytes});
     }
   }
 
@@ -252,7 +216,7 @@ class EnvPool final : public WorkSource {
     std::vector<std::string> texts;
     texts.reserve(ids.size());
     for (const std::int32_t id : ids) {
-      texts.push_back(slots_[id].env->RenderAnsi());
+      texts.push_back(envs_.slot(id).env->RenderAnsi());
     }
     return texts;
   }
@@ -267,101 +231,31 @@ class EnvPool final : public WorkSource {
       return;
     }
     closed_ = true;
-    stop_.store(true, std::memory_order_seq_cst);
+    if (async_ != nullptr) {
+      async_->Stop();
+    }
     if (group_ != nullptr) {
       group_->Detach(attachment_);
       attachment_.reset();
       group_.reset();  // joins a private group's threads
     }
-    standby_epoch_.fetch_add(1, std::memory_order_seq_cst);
-    standby_waiter_.Notify();
-    if (standby_.joinable()) {
-      standby_.join();
-    }
+    round_.StopStandby();
   }
 
   // Runs up to `limit` chunks of the current round or envs of the async
   // queue; called by the worker group's threads.
   std::size_t RunSome(std::size_t limit) override {
     std::size_t ran = 0;
-    while (ran < limit && WorkOneChunk() != 0) {
+    while (ran < limit && round_.WorkOneChunk(EnvStep()) != 0) {
       ++ran;
     }
-    if (!is_sync()) {
-      while (ran < limit && !stop_.load(std::memory_order_relaxed)) {
-        const auto id = queue_.TryPop();
-        if (!id) {
-          break;
-        }
-        ProcessAsync(*id);
-        ++ran;
-      }
+    if (async_ != nullptr) {
+      ran += async_->RunSome(limit - ran, EnvStep());
     }
     return ran;
   }
 
  private:
-  struct alignas(64) EnvSlot {
-    std::unique_ptr<E> env;
-    Rng rng;
-    std::int32_t elapsed = 0;
-    bool needs_reset = true;
-    bool reset_requested = false;
-    std::optional<std::uint64_t> seed;
-    std::string error;     // set by the thread that ran the env
-    bool pending = false;  // caller's bookkeeping
-  };
-
-  struct Round {
-    std::vector<std::int32_t> ids;
-    std::size_t size = 0;
-    std::size_t chunk = 1;
-    std::unique_ptr<BatchBuffer> buffer;
-    alignas(64) std::atomic<std::size_t> done{0};
-  };
-
-  struct RingEntry {
-    std::unique_ptr<BatchBuffer> buffer;
-    alignas(64) std::atomic<std::size_t> written{0};
-  };
-
-  // Claims rows of the async batch being filled, remembering which batch.
-  class AsyncRows final : public RowSource {
-   public:
-    explicit AsyncRows(EnvPool* pool) : pool_(pool) {}
-    std::size_t ClaimRow(BatchBuffer*& buffer) override {
-      // acq_rel chains every claim to the previous ones. Counting shows that
-      // an earlier claim in that chain came from an env sent after the recv()
-      // that put this ring slot's fresh buffer in place, so the chain orders
-      // that write before this read.
-      const std::uint64_t index =
-          pool_->claim_.fetch_add(1, std::memory_order_acq_rel);
-      const auto batch_size =
-          static_cast<std::uint64_t>(pool_->options_.batch_size);
-      batch_ = index / batch_size;
-      buffer = pool_->ring_[batch_ % pool_->ring_size_].buffer.get();
-      return static_cast<std::size_t>(index % batch_size);
-    }
-    std::uint64_t batch() const { return batch_; }
-
-   private:
-    EnvPool* pool_;
-    std::uint64_t batch_ = 0;
-  };
-
-  // The round ticket packs [generation:24 | chunks:20 | next chunk:20].
-  static constexpr int kChunkBits = 20;
-  static constexpr std::uint64_t kChunkMask = (1ULL << kChunkBits) - 1;
-  static constexpr int kMaxEnvs = (1 << kChunkBits) - 1;
-  static_assert(kMaxEnvs == kMaxPoolEnvs);
-  static constexpr auto kWorkerSpin = std::chrono::microseconds(50);
-  static constexpr auto kRoundSpin = std::chrono::microseconds(200);
-  static constexpr auto kRecvSpin = std::chrono::microseconds(20);
-  static constexpr auto kPollEvery = std::chrono::milliseconds(50);
-  // Envs slower than this per step are not run by the calling thread in a
-  // sync round (see FinishRound); a hand-off costs about a microsecond.
-  static constexpr double kCallerStandsByNs = 1e6;
-
   static PoolOptions Validate(PoolOptions options, std::size_t num_configs) {
     ResolvePoolOptions(options);
     if (num_configs != 1 &&
@@ -374,16 +268,28 @@ class EnvPool final : public WorkSource {
     return options;
   }
 
-  void CheckActionSpec() const {
-    if (spec_.info.size() > Output::kMaxInfo) {
-      throw std::logic_error("an env may have at most " +
-                             std::to_string(Output::kMaxInfo) + " info arrays");
-    }
-    const DType expected = kDTypeOf<Scalar>;
-    if (spec_.action.dtype != expected ||
-        (DiscreteAction<Action> && !spec_.action.shape.empty())) {
-      throw std::logic_error(
-          "the env's action spec does not match its Action type");
+  std::size_t num_envs_size() const {
+    return static_cast<std::size_t>(options_.num_envs);
+  }
+  bool final_fields() const {
+    return options_.autoreset_mode == AutoresetMode::kSameStep;
+  }
+
+  // What the threads run for each env handed to them.
+  auto EnvStep() {
+    return [this](std::int32_t env_id, Output& out) {
+      envs_.Process(env_id, out);
+    };
+  }
+
+  void CheckSameSpec(const std::vector<Config>& configs) const {
+    for (std::size_t i = 1; i < configs.size(); ++i) {
+      if (!(E::Spec(configs[i]) == spec_)) {
+        throw std::invalid_argument(
+            "per-env options of env " + std::to_string(i) +
+            " change its observation or action spec; all envs in a pool must "
+            "share one spec");
+      }
     }
   }
 
@@ -396,59 +302,10 @@ class EnvPool final : public WorkSource {
         throw std::out_of_range("env_id " + std::to_string(id) +
                                 " is out of range");
       }
-      if (slots_[id].pending) {
+      if (envs_.slot(id).pending) {
         throw CallOrderError("env " + std::to_string(id) +
                              " is in flight; recv() it before render()");
       }
-    }
-  }
-
-  void BuildEnvs(const std::vector<Config>& configs) {
-    for (std::size_t i = 1; i < configs.size(); ++i) {
-      if (!(E::Spec(configs[i]) == spec_)) {
-        throw std::invalid_argument(
-            "per-env options of env " + std::to_string(i) +
-            " change its observation or action spec; all envs in a pool must "
-            "share one spec");
-      }
-    }
-    std::atomic<std::size_t> next{0};
-    std::exception_ptr error;
-    std::mutex error_mutex;
-    auto build = [&] {
-      for (std::size_t i = next++; i < slots_.size(); i = next++) {
-        try {
-          slots_[i].env = std::make_unique<E>(
-              configs.size() == 1 ? configs.front() : configs[i]);
-        } catch (...) {
-          std::lock_guard lock(error_mutex);
-          if (!error) {
-            error = std::current_exception();
-          }
-        }
-      }
-    };
-    // With a placement, every env is built (and its memory first touched)
-    // by a thread on the pool's CPUs, none by the caller's thread.
-    const Placement placement = OwnPlacement();
-    const bool placed = !placement.cpus.empty();
-    std::vector<std::thread> builders;
-    const int num_builders = std::min(static_cast<int>(slots_.size()),
-                                      std::max(1, options_.num_threads));
-    for (int i = placed ? 0 : 1; i < num_builders; ++i) {
-      builders.emplace_back(build);
-      if (placed) {
-        PinThread(builders.back(), placement, i);
-      }
-    }
-    if (!placed) {
-      build();
-    }
-    for (auto& builder : builders) {
-      builder.join();
-    }
-    if (error) {
-      std::rethrow_exception(error);
     }
   }
 
@@ -456,31 +313,6 @@ class EnvPool final : public WorkSource {
     if (closed_) {
       throw CallOrderError("the pool is closed");
     }
-  }
-
-  template <typename Ready>
-  void Wait(Waiter& waiter, Ready ready, const InterruptCheck& interrupt,
-            Waiter::Clock::duration spin) {
-    waiter.Wait(
-        ready,
-        [&] {
-          if (interrupt) {
-            interrupt();
-          }
-        },
-        spin, kPollEvery);
-  }
-
-  void WakeWorkers() { group_->Wake(); }
-
-  // The pool's own CPUs, memory node and pinning (unused with a shared group,
-  // whose threads are placed by the group).
-  Placement OwnPlacement() const {
-    Placement placement;
-    placement.cpus = options_.cpus;
-    placement.affinity_offset = options_.thread_affinity_offset;
-    placement.memory_node = options_.memory_node;
-    return placement;
   }
 
   // Sync mode runs num_threads - 1 workers beside the caller, plus a standby
@@ -497,11 +329,11 @@ class EnvPool final : public WorkSource {
         return;
       }
       // Pinned before make() returns, not when a thread first runs.
-      group_ = std::make_shared<WorkerGroup>(num_workers, OwnPlacement());
+      group_ =
+          std::make_shared<WorkerGroup>(num_workers, PlacementOf(options_));
       num_workers_ = num_workers;
       if (is_sync()) {
-        standby_ = std::thread([this] { StandbyWorkerLoop(); });
-        PinThread(standby_, OwnPlacement(), num_workers);
+        round_.StartStandby(EnvStep(), PlacementOf(options_), num_workers);
         ++num_workers_;
       }
     }
@@ -514,7 +346,7 @@ class EnvPool final : public WorkSource {
                 std::span<const std::optional<std::uint64_t>> seeds,
                 bool as_round) {
     for (std::size_t i = 0; i < ids.size(); ++i) {
-      EnvSlot& slot = slots_[ids[i]];
+      auto& slot = envs_.slot(ids[i]);
       slot.pending = true;
       slot.reset_requested = reset;
       slot.seed = i < seeds.size() ? seeds[i] : std::nullopt;
@@ -524,145 +356,18 @@ class EnvPool final : public WorkSource {
     }
     num_pending_ += static_cast<int>(ids.size());
     if (as_round) {
-      StartRound(ids);
+      if (round_.Start(ids, group_ != nullptr)) {
+        group_->Wake();
+        round_.WakeStandby();
+      }
     } else {
-      sent_ += ids.size();
-      for (const std::int32_t id : ids) {
-        queue_.Push(id);
-      }
-      WakeWorkers();
-    }
-  }
-
-  // Sync rounds.
-
-  void StartRound(std::span<const std::int32_t> ids) {
-    round_pending_ = true;
-    std::copy(ids.begin(), ids.end(), round_.ids.begin());
-    round_.size = ids.size();
-    round_.buffer = round_pool_->Acquire();
-    round_.done.store(0, std::memory_order_relaxed);
-    // A round of cheap envs is done by the caller alone (see solo_round_ns).
-    round_solo_ =
-        group_ == nullptr ||
-        (ns_per_env_ > 0.0 && ns_per_env_ * static_cast<double>(ids.size()) <
-                                  options_.solo_round_ns);
-    if (round_solo_) {
-      return;
-    }
-    const auto pieces = static_cast<std::size_t>(options_.num_threads) * 4;
-    round_.chunk = std::max<std::size_t>(1, (ids.size() + pieces - 1) / pieces);
-    const std::size_t chunks = (ids.size() + round_.chunk - 1) / round_.chunk;
-    round_stand_by_.store(ns_per_env_ > kCallerStandsByNs,
-                          std::memory_order_relaxed);
-    ++round_generation_;
-    round_ticket_.store(((round_generation_ & 0xFFFFFF) << (2 * kChunkBits)) |
-                            (chunks << kChunkBits),
-                        std::memory_order_release);
-    WakeWorkers();
-    if (round_stand_by_.load(std::memory_order_relaxed)) {
-      standby_epoch_.fetch_add(1, std::memory_order_seq_cst);
-      standby_waiter_.Notify();
-    }
-  }
-
-  // Runs every row of a solo round on the calling thread.
-  void RunSoloRound() {
-    BatchBuffer* buffer = round_.buffer.get();
-    for (std::size_t row = 0; row < round_.size; ++row) {
-      Output out(buffer, row);
-      Process(round_.ids[row], out);
-    }
-    round_.done.store(round_.size, std::memory_order_relaxed);
-  }
-
-  // Updates the running estimate of one env's step cost from `envs` envs
-  // stepped since `start` by `threads` threads.
-  void Measure(Waiter::Clock::time_point start, std::size_t envs,
-               std::size_t threads) {
-    if (envs == 0) {
-      return;
-    }
-    const double ns =
-        std::chrono::duration<double, std::nano>(Waiter::Clock::now() - start)
-            .count() *
-        static_cast<double>(std::min(threads, envs)) /
-        static_cast<double>(envs);
-    ns_per_env_ =
-        ns_per_env_ == 0.0 ? ns : ns_per_env_ + (ns - ns_per_env_) / 8;
-  }
-
-  // Runs one chunk of the current round if any is left; returns its size.
-  std::size_t WorkOneChunk() {
-    std::uint64_t ticket = round_ticket_.load(std::memory_order_acquire);
-    while (true) {
-      const std::uint64_t chunks = (ticket >> kChunkBits) & kChunkMask;
-      const std::uint64_t next = ticket & kChunkMask;
-      if (next >= chunks) {
-        return 0;
-      }
-      if (round_ticket_.compare_exchange_weak(ticket, ticket + 1,
-                                              std::memory_order_acq_rel,
-                                              std::memory_order_acquire)) {
-        // The round cannot finish, nor its fields change, before this chunk
-        // is counted done; nothing of it may be read after that.
-        const std::size_t size = round_.size;
-        const std::size_t begin = next * round_.chunk;
-        const std::size_t end = std::min(size, begin + round_.chunk);
-        BatchBuffer* buffer = round_.buffer.get();
-        for (std::size_t row = begin; row < end; ++row) {
-          Output out(buffer, row);
-          Process(round_.ids[row], out);
-        }
-        const std::size_t count = end - begin;
-        if (round_.done.fetch_add(count, std::memory_order_seq_cst) + count ==
-            size) {
-          round_waiter_.Notify();
-        }
-        return count;
-      }
+      async_->Push(ids);
+      group_->Wake();
     }
   }
 
   Batch FinishRound(const InterruptCheck& interrupt) {
-    round_interrupted_ = false;
-    const auto start = Waiter::Clock::now();
-    // Env code the caller runs cannot be interrupted, so the caller leaves
-    // slow envs to the workers and only waits, ready for Ctrl-C.
-    const bool stand_by =
-        !round_solo_ && round_stand_by_.load(std::memory_order_relaxed);
-    try {
-      if (round_solo_) {
-        RunSoloRound();
-        Measure(start, round_.size, 1);
-      } else if (!stand_by) {
-        std::size_t mine = 0;
-        auto last_check = start;
-        while (const std::size_t count = WorkOneChunk()) {
-          mine += count;
-          const auto now = Waiter::Clock::now();
-          if (interrupt && now - last_check > kPollEvery) {
-            last_check = now;
-            interrupt();
-          }
-        }
-        Measure(start, mine, 1);
-      }
-      Wait(
-          round_waiter_,
-          [&] {
-            return round_.done.load(std::memory_order_acquire) == round_.size;
-          },
-          interrupt, kRoundSpin);
-    } catch (...) {
-      round_interrupted_ = true;
-      throw;
-    }
-    if (stand_by) {
-      Measure(start, round_.size, static_cast<std::size_t>(num_workers_));
-    }
-    round_pending_ = false;
-    Batch batch{std::move(round_.buffer), round_.size, round_pool_};
+    Batch batch = round_.Finish(EnvStep(), interrupt, num_workers_);
     Received(batch);
     return batch;
   }
@@ -671,7 +376,7 @@ class EnvPool final : public WorkSource {
   // next call finishes it and drops its results instead of failing.
   void DropInterruptedRound() {
     CheckOpen();
-    if (round_interrupted_) {
+    if (round_.interrupted()) {
       DiscardRound({});
     }
   }
@@ -690,7 +395,7 @@ class EnvPool final : public WorkSource {
   // can start from a clean pool.
   void Drain(const InterruptCheck& interrupt) {
     if (is_sync()) {
-      if (round_pending_) {
+      if (round_.pending()) {
         DiscardRound(interrupt);
       }
       return;
@@ -698,25 +403,12 @@ class EnvPool final : public WorkSource {
     if (num_pending_ == 0) {
       return;
     }
-    Wait(
-        recv_waiter_,
-        [&] { return completed_.load(std::memory_order_acquire) == sent_; },
-        interrupt, kRecvSpin);
-    for (std::size_t i = 0; i < ring_size_; ++i) {
-      ring_[i].written.store(0, std::memory_order_relaxed);
-    }
-    claim_.store(0, std::memory_order_relaxed);
-    completed_.store(0, std::memory_order_relaxed);
-    sent_ = 0;
-    next_recv_ = 0;
+    async_->Drain(interrupt);
     num_pending_ = 0;
-    for (auto& slot : slots_) {
+    for (auto& slot : envs_.slots()) {
       slot.pending = false;
-      if (!slot.error.empty()) {
-        slot.error.clear();
-      }
     }
-    errors_.store(0, std::memory_order_relaxed);
+    envs_.ClearErrors();
   }
 
   // Bookkeeping once a batch is in the caller's hands; throws if an env in
@@ -724,10 +416,10 @@ class EnvPool final : public WorkSource {
   void Received(Batch& batch) {
     const BatchBuffer& buffer = *batch.buffer;
     for (std::size_t row = 0; row < batch.size; ++row) {
-      slots_[buffer.At<std::int32_t>(kEnvIdField, row)].pending = false;
+      envs_.slot(buffer.At<std::int32_t>(kEnvIdField, row)).pending = false;
     }
     num_pending_ -= static_cast<int>(batch.size);
-    if (errors_.load(std::memory_order_acquire) == 0) {
+    if (!envs_.has_errors()) {
       return;
     }
     std::string message;
@@ -736,14 +428,10 @@ class EnvPool final : public WorkSource {
     for (std::size_t row = 0; row < batch.size; ++row) {
       const auto id = buffer.At<std::int32_t>(kEnvIdField, row);
       dropped[row] = id;
-      EnvSlot& slot = slots_[id];
-      if (!slot.error.empty()) {
-        if (first < 0) {
-          first = id;
-          message = slot.error;
-        }
-        slot.error.clear();
-        errors_.fetch_sub(1, std::memory_order_relaxed);
+      std::string error = envs_.TakeError(envs_.slot(id));
+      if (!error.empty() && first < 0) {
+        first = id;
+        message = std::move(error);
       }
     }
     if (first >= 0) {
@@ -752,159 +440,13 @@ class EnvPool final : public WorkSource {
     }
   }
 
-  // Workers.
-
-  // The extra sync worker: it works only the rounds whose caller stands by
-  // (slow envs), so every round has num_threads threads at work and none
-  // more competing for the cores.
-  void StandbyWorkerLoop() {
-    while (true) {
-      const std::uint32_t epoch =
-          standby_epoch_.load(std::memory_order_seq_cst);
-      if (stop_.load(std::memory_order_acquire)) {
-        return;
-      }
-      while (round_stand_by_.load(std::memory_order_acquire) &&
-             WorkOneChunk() != 0) {
-      }
-      standby_waiter_.Wait(
-          [&] {
-            return standby_epoch_.load(std::memory_order_seq_cst) != epoch;
-          },
-          [] {}, kWorkerSpin, kPollEvery);
-    }
-  }
-
-  void ProcessAsync(std::int32_t env_id) {
-    AsyncRows rows(this);
-    Output out(&rows);
-    Process(env_id, out);
-    RingEntry& entry = ring_[rows.batch() % ring_size_];
-    entry.written.fetch_add(1, std::memory_order_seq_cst);
-    completed_.fetch_add(1, std::memory_order_seq_cst);
-    recv_waiter_.Notify();
-  }
-
-  // One env's reset or step, with autoreset and the time limit, written into
-  // the row `out` leads to.
-  void Process(std::int32_t env_id, Output& out) {
-    EnvSlot& slot = slots_[env_id];
-    try {
-      if (slot.reset_requested ||
-          (slot.needs_reset &&
-           options_.autoreset_mode != AutoresetMode::kDisabled)) {
-        DoReset(slot, out);
-        SetFinalMask(out, false);
-      } else {
-        DoStep(env_id, slot, out);
-      }
-    } catch (const std::exception& e) {
-      Fail(slot, out, e.what());
-    } catch (...) {
-      Fail(slot, out, "unknown C++ exception");
-    }
-    BatchBuffer& buffer = *out.Buffer();
-    const std::size_t row = out.row();
-    buffer.At<double>(kRewardField, row) = out.reward;
-    buffer.At<bool>(kTerminatedField, row) = out.terminated;
-    buffer.At<bool>(kTruncatedField, row) = out.truncated;
-    buffer.At<std::int32_t>(kEnvIdField, row) = env_id;
-    buffer.At<std::int32_t>(kElapsedStepField, row) = slot.elapsed;
-  }
-
-  void DoReset(EnvSlot& slot, Output& out) {
-    if (slot.seed) {
-      slot.rng.Seed(*slot.seed);
-      if constexpr (Seedable<E>) {
-        slot.env->Seed(*slot.seed);
-      }
-      slot.seed.reset();
-    }
-    slot.reset_requested = false;
-    slot.env->Reset(slot.rng, out);
-    out.ZeroUnwritten();
-    out.ClearResult();
-    slot.elapsed = 0;
-    slot.needs_reset = false;
-  }
-
-  void DoStep(std::int32_t env_id, EnvSlot& slot, Output& out) {
-    if constexpr (DiscreteAction<Action>) {
-      slot.env->Step(actions_[env_id], slot.rng, out);
-    } else {
-      slot.env->Step(Action(action_row(env_id), action_size_), slot.rng, out);
-    }
-    out.ZeroUnwritten();
-    ++slot.elapsed;
-    if (options_.max_episode_steps > 0 &&
-        slot.elapsed >= options_.max_episode_steps) {
-      out.truncated = true;
-    }
-    slot.needs_reset = out.terminated || out.truncated;
-    if (options_.autoreset_mode != AutoresetMode::kSameStep) {
-      return;
-    }
-    SetFinalMask(out, slot.needs_reset);
-    if (slot.needs_reset) {
-      KeepFinal(out, slot.elapsed);
-      Output reset_out(out.Buffer(), out.row());
-      DoReset(slot, reset_out);
-    }
-  }
-
-  // Same-step autoreset: the row's mask, and a copy of the ended episode's
-  // last observation and info before the reset overwrites them.
-  void SetFinalMask(Output& out, bool ended) {
-    BatchBuffer& buffer = *out.Buffer();
-    const BatchLayout& layout = *buffer.layout;
-    if (!layout.has_final()) {
-      return;
-    }
-    const std::size_t row = out.row();
-    buffer.At<bool>(layout.final_mask(), row) = ended;
-    if (!ended) {
-      for (std::size_t f = layout.final_obs(); f < layout.final_mask(); ++f) {
-        std::memset(buffer.Row(f, row), 0, layout.field(f).row_bytes);
-      }
-    }
-  }
-
-  void KeepFinal(Output& out, std::int32_t elapsed) {
-    BatchBuffer& buffer = *out.Buffer();
-    const BatchLayout& layout = *buffer.layout;
-    const std::size_t row = out.row();
-    const std::size_t final_obs = layout.final_obs();
-    std::memcpy(buffer.Row(final_obs, row), buffer.Row(kObsField, row),
-                layout.field(kObsField).row_bytes);
-    buffer.At<std::int32_t>(final_obs + 1, row) = elapsed;
-    for (std::size_t i = 0; i < layout.num_info(); ++i) {
-      std::memcpy(buffer.Row(final_obs + 2 + i, row),
-                  buffer.Row(kFirstInfoField + i, row),
-                  layout.field(kFirstInfoField + i).row_bytes);
-    }
-  }
-
-  void Fail(EnvSlot& slot, Output& out, const char* what) {
-    slot.error = what[0] != '\0' ? what : "C++ exception without a message";
-    slot.needs_reset = true;
-    slot.reset_requested = false;
-    out.ClearResult();
-    out.ZeroUnwritten();  // claims the row too, so that its batch completes
-    errors_.fetch_add(1, std::memory_order_release);
-  }
-
   PoolOptions options_;
   EnvSpec spec_;
   std::vector<std::int64_t> render_shape_;
-  std::size_t action_size_;
-  std::vector<EnvSlot> slots_;
+  EnvRunner<E> envs_;
   std::vector<std::uint64_t> seeds_;  // each env's current seed (owner thread)
-  std::vector<Scalar> actions_;
-  std::shared_ptr<BufferPool> round_pool_;
-  std::shared_ptr<BufferPool> batch_pool_;
   std::shared_ptr<WorkerGroup> group_;  // null: every round runs solo
   std::shared_ptr<WorkerGroup::Attachment> attachment_;
-  std::thread standby_;
   int num_workers_ = 0;  // threads besides the caller that run this pool
   bool closed_ = false;
   int num_pending_ = 0;
@@ -913,32 +455,8 @@ class EnvPool final : public WorkSource {
   std::vector<std::uint32_t> mark_;
   std::uint32_t stamp_ = 0;
 
-  // Sync rounds.
-  Round round_;
-  bool round_pending_ = false;
-  bool round_interrupted_ = false;
-  bool round_solo_ = false;
-  double ns_per_env_ = 0.0;  // running estimate, from the caller's own rows
-  std::uint64_t round_generation_ = 0;
-  alignas(64) std::atomic<std::uint64_t> round_ticket_{0};
-  Waiter round_waiter_;
-
-  // Async queue and batch ring.
-  TaskQueue queue_;
-  std::size_t ring_size_ = 0;
-  std::unique_ptr<RingEntry[]> ring_;
-  alignas(64) std::atomic<std::uint64_t> claim_{0};
-  alignas(64) std::atomic<std::uint64_t> completed_{0};
-  std::uint64_t sent_ = 0;
-  std::uint64_t next_recv_ = 0;
-  Waiter recv_waiter_;
-
-  // Waking the standby worker.
-  std::atomic<bool> stop_{false};
-  alignas(64) std::atomic<std::uint32_t> standby_epoch_{0};
-  Waiter standby_waiter_;
-  std::atomic<bool> round_stand_by_{false};
-  std::atomic<int> errors_{0};
+  SyncRound round_;
+  std::unique_ptr<AsyncBatches> async_;  // async mode only
 };
 
 }  // namespace envpool

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "envpool/core/placement.h"
 #include "envpool/core/worker_group.h"
 
 namespace envpool {
@@ -60,6 +61,16 @@ inline int UsableCpuCount() {
     return std::max(1, CPU_COUNT(&mask));
   }
   return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+}
+
+// Where a pool's own threads run and its batch memory lives (a shared worker
+// group's threads are placed by the group).
+inline Placement PlacementOf(const PoolOptions& options) {
+  Placement placement;
+  placement.cpus = options.cpus;
+  placement.affinity_offset = options.thread_affinity_offset;
+  placement.memory_node = options.memory_node;
+  return placement;
 }
 
 // Checks `options` and fills in the defaults: batch_size 0 is num_envs;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -82,6 +83,29 @@ class Waiter {
   std::condition_variable cv_;
   std::atomic<int> sleepers_{0};
 };
+
+// Called now and then while a caller's call blocks; may throw to abandon the
+// wait.
+using InterruptCheck = std::function<void()>;
+
+// How often a blocked call checks for an interrupt once asleep.
+inline constexpr auto kInterruptPollEvery = std::chrono::milliseconds(50);
+
+// Waits on `waiter` for ready() on behalf of a caller, checking `interrupt`
+// (when set) every kInterruptPollEvery while asleep.
+template <typename Ready>
+void WaitInterruptibly(Waiter& waiter, Ready ready,
+                       const InterruptCheck& interrupt,
+                       Waiter::Clock::duration spin) {
+  waiter.Wait(
+      ready,
+      [&] {
+        if (interrupt) {
+          interrupt();
+        }
+      },
+      spin, kInterruptPollEvery);
+}
 
 }  // namespace envpool
 

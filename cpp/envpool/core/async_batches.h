@@ -1,0 +1,156 @@
+// Async mode's side of the engine: the queue of envs sent and a ring of
+// batches being filled. Workers take envs one at a time, and each result
+// claims the next row of the batch being filled, so a batch holds the first
+// batch_size envs to finish.
+//
+// One caller thread at a time sends and receives; the workers only run
+// RunSome().
+#ifndef ENVPOOL_CORE_ASYNC_BATCHES_H_
+#define ENVPOOL_CORE_ASYNC_BATCHES_H_
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <utility>
+
+#include "envpool/core/array_spec.h"
+#include "envpool/core/batch.h"
+#include "envpool/core/output.h"
+#include "envpool/core/task_queue.h"
+#include "envpool/core/waiter.h"
+
+namespace envpool {
+
+class AsyncBatches {
+ public:
+  AsyncBatches(const EnvSpec& spec, std::size_t num_envs,
+               std::size_t batch_size, bool final_fields, int memory_node)
+      : batch_size_(batch_size),
+        buffers_(std::make_shared<BufferPool>(spec, batch_size, final_fields,
+                                              memory_node)),
+        queue_(num_envs),
+        ring_size_((num_envs + batch_size - 1) / batch_size + 1),
+        ring_(std::make_unique<RingEntry[]>(ring_size_)) {
+    for (std::size_t i = 0; i < ring_size_; ++i) {
+      ring_[i].buffer = buffers_->Acquire();
+    }
+  }
+
+  AsyncBatches(const AsyncBatches&) = delete;
+  AsyncBatches& operator=(const AsyncBatches&) = delete;
+
+  // Queues `ids` for the workers; the caller wakes them next.
+  void Push(std::span<const std::int32_t> ids) {
+    sent_ += ids.size();
+    for (const std::int32_t id : ids) {
+      queue_.Push(id);
+    }
+  }
+
+  // Runs up to `limit` queued envs with process(env_id, out), each into the
+  // next free row; returns how many ran. Called by the workers.
+  template <typename Process>
+  std::size_t RunSome(std::size_t limit, Process&& process) {
+    std::size_t ran = 0;
+    while (ran < limit && !stop_.load(std::memory_order_relaxed)) {
+      const auto id = queue_.TryPop();
+      if (!id) {
+        break;
+      }
+      Rows rows(this);
+      Output out(&rows);
+      process(*id, out);
+      RingEntry& entry = ring_[rows.batch() % ring_size_];
+      entry.written.fetch_add(1, std::memory_order_seq_cst);
+      completed_.fetch_add(1, std::memory_order_seq_cst);
+      waiter_.Notify();
+      ++ran;
+    }
+    return ran;
+  }
+
+  // Waits for the next batch to fill up; the caller has made sure that
+  // enough envs are in flight.
+  Batch Next(const InterruptCheck& interrupt) {
+    RingEntry& entry = ring_[next_recv_ % ring_size_];
+    WaitInterruptibly(
+        waiter_,
+        [&] {
+          return entry.written.load(std::memory_order_acquire) == batch_size_;
+        },
+        interrupt, kRecvSpin);
+    Batch batch{std::move(entry.buffer), batch_size_, buffers_};
+    entry.buffer = buffers_->Acquire();
+    entry.written.store(0, std::memory_order_relaxed);
+    ++next_recv_;
+    return batch;
+  }
+
+  // Waits for every env sent to finish and forgets their results.
+  void Drain(const InterruptCheck& interrupt) {
+    WaitInterruptibly(
+        waiter_,
+        [&] { return completed_.load(std::memory_order_acquire) == sent_; },
+        interrupt, kRecvSpin);
+    for (std::size_t i = 0; i < ring_size_; ++i) {
+      ring_[i].written.store(0, std::memory_order_relaxed);
+    }
+    claim_.store(0, std::memory_order_relaxed);
+    completed_.store(0, std::memory_order_relaxed);
+    sent_ = 0;
+    next_recv_ = 0;
+  }
+
+  // Workers take no more envs from the queue.
+  void Stop() { stop_.store(true, std::memory_order_seq_cst); }
+
+ private:
+  static constexpr auto kRecvSpin = std::chrono::microseconds(20);
+
+  struct RingEntry {
+    std::unique_ptr<BatchBuffer> buffer;
+    alignas(64) std::atomic<std::size_t> written{0};
+  };
+
+  // Claims rows of the batch being filled, remembering which batch.
+  class Rows final : public RowSource {
+   public:
+    explicit Rows(AsyncBatches* batches) : batches_(batches) {}
+    std::size_t ClaimRow(BatchBuffer*& buffer) override {
+      // acq_rel chains every claim to the previous ones. Counting shows that
+      // an earlier claim in that chain came from an env sent after the Next()
+      // that put this ring slot's fresh buffer in place, so the chain orders
+      // that write before this read.
+      const std::uint64_t index =
+          batches_->claim_.fetch_add(1, std::memory_order_acq_rel);
+      const auto batch_size = static_cast<std::uint64_t>(batches_->batch_size_);
+      batch_ = index / batch_size;
+      buffer = batches_->ring_[batch_ % batches_->ring_size_].buffer.get();
+      return static_cast<std::size_t>(index % batch_size);
+    }
+    std::uint64_t batch() const { return batch_; }
+
+   private:
+    AsyncBatches* batches_;
+    std::uint64_t batch_ = 0;
+  };
+
+  std::size_t batch_size_;
+  std::shared_ptr<BufferPool> buffers_;
+  TaskQueue queue_;
+  std::size_t ring_size_;
+  std::unique_ptr<RingEntry[]> ring_;
+  alignas(64) std::atomic<std::uint64_t> claim_{0};
+  alignas(64) std::atomic<std::uint64_t> completed_{0};
+  std::uint64_t sent_ = 0;
+  std::uint64_t next_recv_ = 0;
+  Waiter waiter_;
+  std::atomic<bool> stop_{false};
+};
+
+}  // namespace envpool
+
+#endif  // ENVPOOL_CORE_ASYNC_BATCHES_H_
