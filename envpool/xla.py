@@ -19,8 +19,10 @@ needs nor imports it.
 from __future__ import annotations
 
 import importlib.metadata
+import re
 import sys
 import threading
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -37,9 +39,17 @@ from envpool.original_api import (
 )
 from envpool.spec import Config
 
-JAX_VERSION = "0.10.2"
-"""The jax and jaxlib release envpool's XLA path is built and tested with."""
-INSTALL_HINT = f"pip install 'envpool[jax]' (jax=={JAX_VERSION}, jaxlib=={JAX_VERSION})"
+OLDEST_JAX = "0.5.0"
+"""The oldest jax and jaxlib release xla() supports: the first with the public
+``jax.ffi`` module (``ffi_call``, ``register_ffi_target``), numpy 2 ready, with
+wheels for CPython 3.11 to 3.13. envpool._xla is built against its XLA FFI
+headers (FFI API 0.1), which newer jaxlibs accept too (docs/jax.md)."""
+NEWEST_TESTED_JAX = "0.10.2"
+"""The newest jax and jaxlib release xla() is tested with (CI tests both ends)."""
+INSTALL_HINT = (
+    f"pip install 'envpool[jax]' (jax and jaxlib >= {OLDEST_JAX}; "
+    f"tested with {OLDEST_JAX} to {NEWEST_TESTED_JAX})"
+)
 
 try:
     import jax
@@ -51,19 +61,62 @@ SEND_TARGET = "envpool_send"
 RECV_TARGET = "envpool_recv"
 
 
+def _release(version: str) -> tuple[int, ...]:
+    """The numeric release of a version string: "0.9.0.1" -> (0, 9, 0, 1),
+    "0.11.0rc1" and "0.11.0.dev20260101" -> (0, 11, 0)."""
+    match = re.match(r"\d+(\.\d+)*", version)
+    return tuple(int(part) for part in match.group().split(".")) if match else ()
+
+
+_warned_untested = False
+
+
 def check_jax_version() -> None:
-    """Raises ImportError unless the installed jax and jaxlib are the pinned release."""
+    """Raises ImportError when jax or jaxlib is missing or older than OLDEST_JAX;
+    warns once per process when either is newer than NEWEST_TESTED_JAX (it may
+    still work: XLA itself checks envpool's FFI handlers when they register)."""
+    global _warned_untested
     found = {}
     for dist in ("jax", "jaxlib"):
         try:
             found[dist] = importlib.metadata.version(dist)
         except importlib.metadata.PackageNotFoundError:
             found[dist] = "not installed"
-    if any(v != JAX_VERSION for v in found.values()):
+    releases = [_release(v) for v in found.values()]
+    if any(r < _release(OLDEST_JAX) for r in releases):
         raise ImportError(
-            f"envpool's xla() is built and tested with jax=={JAX_VERSION}, found jax "
-            f"{found['jax']} and jaxlib {found['jaxlib']}: {INSTALL_HINT}"
+            f"envpool's xla() needs jax and jaxlib >= {OLDEST_JAX} (the first release "
+            f"with jax.ffi), found jax {found['jax']} and jaxlib {found['jaxlib']}: "
+            f"{INSTALL_HINT}"
         )
+    if not _warned_untested and any(r > _release(NEWEST_TESTED_JAX) for r in releases):
+        _warned_untested = True
+        warnings.warn(
+            f"envpool's xla() is tested with jax and jaxlib {OLDEST_JAX} to "
+            f"{NEWEST_TESTED_JAX}, found jax {found['jax']} and jaxlib {found['jaxlib']}; "
+            "it should work while this jaxlib accepts envpool's XLA FFI handlers "
+            "(it checks their FFI API version when they register)",
+            UserWarning,
+            stacklevel=6,  # the caller of env.xla()
+        )
+
+
+def _register_ffi_target(name: str, capsule: Any, platform: str) -> None:
+    """jax.ffi.register_ffi_target, with XLA's refusal of the handlers' FFI API
+    version turned into an ImportError that names the versions and the fix."""
+    try:
+        jax.ffi.register_ffi_target(name, capsule, platform=platform)
+    except RuntimeError as error:
+        if "API version" not in str(error):
+            raise
+        built = ".".join(map(str, bindings.extension("_xla").FFI_API_VERSION))
+        raise ImportError(
+            f"jax {importlib.metadata.version('jax')} (jaxlib "
+            f"{importlib.metadata.version('jaxlib')}) refuses envpool's XLA FFI handlers, "
+            f"built against XLA FFI API {built}: {error}. Install a jax release from "
+            f"{OLDEST_JAX} to {NEWEST_TESTED_JAX} ({INSTALL_HINT}), or build envpool from "
+            "source with ENVPOOL_XLA_FFI_INCLUDE_DIR set to this jaxlib's jax.ffi.include_dir()"
+        ) from error
 
 
 _registered = False
@@ -79,12 +132,14 @@ def _register_targets() -> None:
             return
         check_jax_version()
         _xla = bindings.extension("_xla")
-
+        # Start the backends first: a target registered before them is kept until
+        # they start, and if XLA refuses it then, no jax backend starts at all.
+        jax.devices()
         for name, capsule in _xla.HANDLERS["cpu"].items():
-            jax.ffi.register_ffi_target(f"envpool_{name}", capsule, platform="cpu")
+            _register_ffi_target(f"envpool_{name}", capsule, platform="cpu")
         if _has_cuda():
             for name, capsule in _xla.HANDLERS["gpu"].items():
-                jax.ffi.register_ffi_target(f"envpool_{name}", capsule, platform="CUDA")
+                _register_ffi_target(f"envpool_{name}", capsule, platform="CUDA")
         for cls in (Config, Observation):
             jax.tree_util.register_pytree_node(
                 cls, lambda c: (tuple(c.values()), tuple(c)), _unflatten(cls)

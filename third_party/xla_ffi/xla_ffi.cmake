@@ -2,9 +2,17 @@
 # handlers of envpool._xla compile against. jaxlib publishes them in its wheels
 # (jax.ffi.include_dir()); jax itself is needed only at run time.
 #
+# The headers are those of the OLDEST jaxlib that envpool.xla supports (XLA FFI
+# API 0.1): XLA refuses a handler built against a newer FFI API than its own,
+# and accepts older ones (XLA keeps old FFI API versions working for at least a
+# year), so handlers built against 0.5.0's headers register with every jaxlib
+# from 0.5.0 on (docs/jax.md: the supported range and why 0.5.0).
+#
 #   ENVPOOL_XLA_FFI_INCLUDE_DIR  (CMake cache variable or environment variable):
 #       a folder holding xla/ffi/api/ffi.h, for offline builds (for example
-#       the output of `python -c "import jax.ffi; print(jax.ffi.include_dir())"`).
+#       the output of `python -c "import jax.ffi; print(jax.ffi.include_dir())"`),
+#       or to build against another jaxlib's headers (the handlers then work
+#       with that jaxlib and newer ones only).
 #   ENVPOOL_SOURCE_PACKAGES  (CMake cache variable or environment variable):
 #       a folder holding the pinned jaxlib wheel named below, which is used
 #       instead of downloading it (its sha256 is still checked).
@@ -12,16 +20,18 @@
 # ones, else the pinned jaxlib wheel is fetched with pip, its sha256 checked,
 # and the headers unpacked from it.
 
-set(ENVPOOL_JAXLIB_VERSION 0.10.2)
+# Keep equal to OLDEST_JAX in envpool/xla.py.
+set(ENVPOOL_JAXLIB_VERSION 0.5.0)
 # Any wheel of that version carries the same headers; this one is fetched.
+set(ENVPOOL_JAXLIB_PLATFORM manylinux2014_x86_64)
 set(ENVPOOL_JAXLIB_WHEEL
-    "jaxlib-${ENVPOOL_JAXLIB_VERSION}-cp312-cp312-manylinux_2_27_x86_64.whl")
+    "jaxlib-${ENVPOOL_JAXLIB_VERSION}-cp312-cp312-${ENVPOOL_JAXLIB_PLATFORM}.whl")
 set(ENVPOOL_JAXLIB_WHEEL_SHA256
-    fe88ec443714c4379968b6c109f9fa617c7ad19b802828e4d7bf861cd66da4b7)
+    f980c733e98c998a8da87c9a8cc61b6726d0be667a58bd664c1d717b4b4eae75)
 set(_xla_ffi_header_sha256
-    "api.h=7f76572a80ed2097e5924e6d02d84891c725300172280bd009c0a7c9ac7961eb"
-    "c_api.h=85fc385c2d3a6b539a05b9cf4c3535aa24b4b41040f9e111c1f2c11b0e2fa539"
-    "ffi.h=4e4a1d8f9825e88e15a2bcbb7c08eb6233f020b952cab5bbbb8510e3017515c5")
+    "api.h=24acf4f77885d8e06de09800c7dab9d3b41955e079ff5efd7b1ee7f00c49fed0"
+    "c_api.h=c913f5a5b488bd0ee43b0f50bfffdc939409d758a46b21f70f74bd71de92c60a"
+    "ffi.h=569a5ad04256b8a6bf3c8bb8d3477336672a7b613cc51af803660e8aa89b098f")
 
 include("${CMAKE_CURRENT_LIST_DIR}/../source_packages.cmake")
 
@@ -73,7 +83,7 @@ if(NOT ENVPOOL_XLA_FFI_INCLUDE_DIR)
     execute_process(
       COMMAND "${Python_EXECUTABLE}" -m pip download --no-deps
               --only-binary=:all: --python-version 3.12
-              --platform manylinux_2_27_x86_64 --disable-pip-version-check
+              --platform "${ENVPOOL_JAXLIB_PLATFORM}" --disable-pip-version-check
               "jaxlib==${ENVPOOL_JAXLIB_VERSION}" -d "${_jaxlib_dir}"
       RESULT_VARIABLE _jaxlib_result
       OUTPUT_VARIABLE _jaxlib_output

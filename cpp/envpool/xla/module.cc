@@ -42,6 +42,10 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(EnvpoolRecvGpu, envpool::xla::RecvOnGpu,
 PYBIND11_MODULE(_xla, m) {
   namespace py = pybind11;
   m.attr("BRIDGE_VERSION") = envpool::xla::kBridgeVersion;
+  // The XLA FFI API version of the headers the handlers were built against:
+  // XLA registers them only if it supports that version.
+  m.attr("FFI_API_VERSION") =
+      py::make_tuple(XLA_FFI_API_MAJOR, XLA_FFI_API_MINOR);
   auto capsule = [](XLA_FFI_Handler* handler) {
     return py::capsule(reinterpret_cast<void*>(handler));
   };
