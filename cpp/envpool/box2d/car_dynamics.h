@@ -318,7 +318,7 @@ class Car {
         for (Point q : p->poly) {
           path.push_back(camera(q));
         }
-        canvas.Lines(path, false, p->color, 2);
+        DrawLines(canvas, path, false, p->color, 2);
       }
     }
     std::vector<Point> path;
@@ -379,7 +379,7 @@ class Car {
         const b2Vec2 v = b2Mul(xf, shape->m_vertices[i]);
         path.push_back(camera({v.x, v.y}));
       }
-      canvas.FillPolygon(path, color);
+      FillPolygon(canvas, path, color);
     }
   }
 
@@ -411,7 +411,7 @@ class Car {
       const b2Vec2 v = b2Mul(xf, ToBox2D(p[0], p[1]));
       path.push_back(camera({v.x, v.y}));
     }
-    canvas.FillPolygon(path, kWheelWhite);
+    FillPolygon(canvas, path, kWheelWhite);
   }
 
   b2World* world_;

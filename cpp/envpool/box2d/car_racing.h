@@ -596,7 +596,7 @@ class CarRacingEnv {
     for (Point& p : field) {
       p = camera(p);
     }
-    if (!Surface().GfxQuadCovers(field)) {
+    if (!GfxQuadCovers(Surface(), field)) {
       Surface().Fill(Color{0, 0, 0});
     }
     DrawRoad(camera);
@@ -644,7 +644,7 @@ class CarRacingEnv {
       Surface().FlipVertical();
     }
     for (const Overlay& o : overlay) {
-      Surface().FillPolygon(o.points, o.color);
+      FillPolygon(Surface(), o.points, o.color);
     }
     BlitCoverage(Surface(), score, score_width, score_height, score_x, score_y);
     return row_starts;
@@ -677,8 +677,8 @@ class CarRacingEnv {
       return;
     }
     std::span<const Point> points(screen.data(), poly.size());
-    Surface().AaPolygon(points, color);
-    Surface().GfxFilledPolygon(points, color);
+    AaPolygon(Surface(), points, color);
+    GfxFilledPolygon(Surface(), points, color);
   }
 
   void DrawRoad(const car_racing::Camera& camera) {
