@@ -1,7 +1,8 @@
 // The Box2D tasks, in their own extension module: only it links the Box2D
 // engine (third_party/box2d). Besides the envs, it exposes the score font's
-// installer (envpool/box2d_score_font.py) and two test-only entry points to
-// the pygame-faithful drawing (tests/test_pygame_draw.py).
+// installer (envpool/box2d_score_font.py), the pygame-faithful drawing as a
+// list of commands (tests/test_pygame_draw.py, and make()'s check of the
+// installed pygame) and the score's rendering (for tests).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -31,8 +32,8 @@ using envpool::box2d::Color;
 using envpool::box2d::Point;
 using envpool::box2d::ScoreFont;
 
-// Test only: replays a list of drawing commands on the pygame-faithful canvas
-// and returns the pixels the way gymnasium reads them.
+// Replays a list of drawing commands on the pygame-faithful canvas and returns
+// the pixels the way gymnasium reads them.
 Color ToColor(const py::handle& obj) {
   auto seq = py::reinterpret_borrow<py::sequence>(obj);
   return Color{seq[0].cast<std::uint8_t>(), seq[1].cast<std::uint8_t>(),
@@ -52,8 +53,11 @@ std::vector<Point> ToPoints(const py::handle& obj) {
   return points;
 }
 
-py::array_t<std::uint8_t> DrawForTests(int width, int height,
-                                       const py::list& commands) {
+py::array_t<std::uint8_t> DrawCommands(int width, int height,
+                                       const py::list& commands,
+                                       bool pygame_ce) {
+  const auto flavour = pygame_ce ? envpool::box2d::PygameFlavour::kPygameCe
+                                 : envpool::box2d::PygameFlavour::kPygame;
   if (width < 0 || height < 0) {
     throw std::invalid_argument("width and height must be >= 0");
   }
@@ -68,7 +72,7 @@ py::array_t<std::uint8_t> DrawForTests(int width, int height,
                       command[4].cast<int>(), command[5].cast<int>(),
                       ToColor(command[1]));
     } else if (name == "polygon") {
-      FillPolygon(canvas, ToPoints(command[2]), ToColor(command[1]));
+      FillPolygon(canvas, ToPoints(command[2]), ToColor(command[1]), flavour);
     } else if (name == "aapolygon") {
       AaPolygon(canvas, ToPoints(command[2]), ToColor(command[1]));
     } else if (name == "filled_polygon") {
@@ -77,11 +81,13 @@ py::array_t<std::uint8_t> DrawForTests(int width, int height,
       FillCircle(canvas, ToPoint(command[2]), command[3].cast<double>(),
                  ToColor(command[1]));
     } else if (name == "line") {
-      DrawLine(canvas, ToPoint(command[2]), ToPoint(command[3]),
-               ToColor(command[1]), command[4].cast<int>());
+      const std::vector<Point> ends = {ToPoint(command[2]),
+                                       ToPoint(command[3])};
+      DrawLines(canvas, ends, false, ToColor(command[1]),
+                command[4].cast<int>(), flavour);
     } else if (name == "lines") {
       DrawLines(canvas, ToPoints(command[3]), command[2].cast<bool>(),
-                ToColor(command[1]), command[4].cast<int>());
+                ToColor(command[1]), command[4].cast<int>(), flavour);
     } else if (name == "aalines") {
       AaLines(canvas, ToPoints(command[3]), command[2].cast<bool>(),
               ToColor(command[1]));
@@ -123,7 +129,8 @@ using CoverageArray =
 void InstallScoreFont(int height, const std::vector<int>& advances,
                       const std::vector<int>& widths,
                       const std::vector<CoverageArray>& coverages,
-                      const std::vector<std::vector<int>>& kerning) {
+                      const std::vector<std::vector<int>>& kerning,
+                      bool pygame_ce) {
   constexpr std::size_t n = ScoreFont::kCount;
   if (height <= 0 || advances.size() != n || widths.size() != n ||
       coverages.size() != n || kerning.size() != n) {
@@ -148,8 +155,10 @@ void InstallScoreFont(int height, const std::vector<int>& advances,
       kern[i][j] = kerning[i][j];
     }
   }
-  ScoreFont::Install(
-      std::make_shared<const ScoreFont>(height, std::move(glyphs), kern));
+  ScoreFont::Install(std::make_shared<const ScoreFont>(
+      height, std::move(glyphs), kern,
+      pygame_ce ? envpool::box2d::PygameFlavour::kPygameCe
+                : envpool::box2d::PygameFlavour::kPygame));
 }
 
 py::array_t<std::uint8_t> RenderScoreForTests(const std::string& text) {
@@ -170,12 +179,16 @@ py::array_t<std::uint8_t> RenderScoreForTests(const std::string& text) {
 
 PYBIND11_MODULE(_box2d, m) {
   using envpool::python::RegisterEnv;
-  m.def("_draw_for_tests", &DrawForTests, py::arg("width"), py::arg("height"),
-        py::arg("commands"),
-        "Test only: draws commands with the pygame-faithful canvas and returns "
-        "an (height, width, 3) uint8 array.");
-  m.def("_install_score_font", &InstallScoreFont,
-        "Installs CarRacing's score glyphs (envpool/box2d_score_font.py).");
+  m.def("_draw_commands", &DrawCommands, py::arg("width"), py::arg("height"),
+        py::arg("commands"), py::arg("pygame_ce") = false,
+        "Draws commands with the pygame-faithful canvas (by pygame-ce's rules "
+        "where they differ, for pygame_ce) and returns an (height, width, 3) "
+        "uint8 array: for tests, and make()'s check of the installed pygame.");
+  m.def("_install_score_font", &InstallScoreFont, py::arg("height"),
+        py::arg("advances"), py::arg("widths"), py::arg("coverages"),
+        py::arg("kerning"), py::arg("pygame_ce"),
+        "Installs CarRacing's score glyphs and the drawing rules of the pygame "
+        "they came from (envpool/box2d_score_font.py).");
   m.def("_render_score_for_tests", &RenderScoreForTests,
         "Test only: the installed font's coverage image of a string.");
   RegisterEnv<envpool::box2d::BipedalWalker>(m, "BipedalWalker");

@@ -115,6 +115,17 @@ void ScanlineFill(const Canvas& canvas, std::span<const Coord> xs,
   }
 }
 
+// pygame.draw's int vertices: each coordinate truncated as C's (int) does.
+inline void TruncatedVertices(std::span<const Point> points,
+                              std::vector<int>& xs, std::vector<int>& ys) {
+  xs.resize(points.size());
+  ys.resize(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    xs[i] = TruncateToInt(points[i].x);
+    ys[i] = TruncateToInt(points[i].y);
+  }
+}
+
 // draw.c's filled polygon on int vertices: a one-row polygon is a span from
 // its leftmost to its rightmost vertex; otherwise the scanlines, then the
 // horizontal edges strictly between the top and bottom rows.
@@ -149,13 +160,9 @@ inline void FillPolygon(Canvas& canvas, std::span<const Point> points,
   if (points.size() < 3) {
     return;
   }
-  const std::size_t n = points.size();
-  std::vector<int> xs(n);
-  std::vector<int> ys(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    xs[i] = pygame_detail::TruncateToInt(points[i].x);
-    ys[i] = pygame_detail::TruncateToInt(points[i].y);
-  }
+  std::vector<int> xs;
+  std::vector<int> ys;
+  pygame_detail::TruncatedVertices(points, xs, ys);
   pygame_detail::FillPolygonRows(
       canvas, xs, ys, c,
       [](int y, int x1, int y1, int x2, int y2, std::size_t /*count*/) {

@@ -255,6 +255,18 @@ inline void ShrinkRgbStep(const std::uint8_t* in, std::size_t k,
   std::memcpy(out, &word, 3);
 }
 
+// Whether the 64 bytes at a and b are equal.
+inline bool SameBytes64(const std::uint8_t* a, const std::uint8_t* b) {
+  auto equal = [&](int offset) {
+    return _mm_cmpeq_epi8(
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + offset)),
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + offset)));
+  };
+  const __m128i all = _mm_and_si128(_mm_and_si128(equal(0), equal(16)),
+                                    _mm_and_si128(equal(32), equal(48)));
+  return _mm_movemask_epi8(all) == 0xFFFF;
+}
+
 // ShrinkLines for rows of packed RGB into packed RGB. Rows of a drawing
 // mostly repeat the row above: a row starts as a copy of the output above,
 // and only the outputs that read a 16-byte chunk that differs from the row
@@ -264,6 +276,7 @@ inline void ShrinkRgbRows(Plane src, MutablePlane dst, int lines,
   const std::size_t steps = setup.plan.size();
   const int row_bytes = 3 * setup.src_len;
   const int chunk_count = static_cast<int>(setup.chunk_first_step.size());
+  const int whole_chunks = row_bytes / 16;  // chunks inside the row
   for (int line = 0; line < lines; ++line) {
     const std::uint8_t* in = src.Line(line);
     std::uint8_t* out = dst.data + line * dst.line_stride;
@@ -277,6 +290,14 @@ inline void ShrinkRgbRows(Plane src, MutablePlane dst, int lines,
     std::memcpy(out, out - dst.line_stride, 3 * steps);
     int done = -1;  // steps up to here are worked out
     for (std::ptrdiff_t c = 0; c < chunk_count; ++c) {
+      // Runs of four chunks equal to the row above are passed over at once.
+      while (c + 4 <= whole_chunks &&
+             SameBytes64(in + 16 * c, above + 16 * c)) {
+        c += 4;
+      }
+      if (c >= chunk_count) {
+        break;
+      }
       int same = _mm_movemask_epi8(_mm_cmpeq_epi8(
           _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * c)),
           _mm_loadu_si128(reinterpret_cast<const __m128i*>(above + 16 * c))));
