@@ -4,7 +4,9 @@ Env i of a pool made with seed s is gymnasium's env after reset(seed=s + i): the
 track (checkpoints, and the colours under domain_randomize) comes from the same
 numpy draws, the car runs on the same Box2D engine with the same float32 inputs,
 and the 96x96 observation is drawn and scaled as pygame draws it, so observations,
-rewards, terminations and info are equal, not close.
+rewards, terminations and info are equal, not close. gymnasium's frames depend on
+which pygame is installed: every test here holds under pygame 2.6.1 and under
+pygame-ce 2.5.8 (CI runs this file under both: .ci/run's tests and pygame-ce steps).
 """
 
 from __future__ import annotations
@@ -117,6 +119,39 @@ def test_spaces_match_gymnasium():
     env = envpool.make("CarRacing-v3", num_envs=1)
     assert env.spec.max_episode_steps == 1000
     env.close()
+
+
+def test_the_installed_pygame_passes_the_drawing_check():
+    import envpool._box2d as box2d
+
+    from envpool.families.box2d import score_font as box2d_score_font
+
+    box2d_score_font.check_drawing(box2d, pygame)
+    name = box2d_score_font.pygame_name(pygame)
+    assert name in box2d_score_font.VERIFIED_PYGAMES, name
+
+
+def test_a_pygame_that_draws_otherwise_is_refused(monkeypatch):
+    """A pygame whose drawing matches neither verified one gets a message naming
+    them and the fix, not a wrong frame."""
+    import envpool._box2d as box2d
+
+    from envpool.families.box2d import score_font as box2d_score_font
+
+    real = box2d_score_font.draw_with_pygame
+
+    def off_by_one(*args):
+        pixels = real(*args).copy()
+        pixels[3, 5, 1] ^= 1
+        return pixels
+
+    monkeypatch.setattr(box2d_score_font, "draw_with_pygame", off_by_one)
+    with pytest.raises(RuntimeError) as raised:
+        box2d_score_font.check_drawing(box2d, pygame)
+    message = str(raised.value)
+    assert "pygame 2.6.1 and pygame-ce 2.5.8" in message
+    assert box2d_score_font.pygame_name(pygame) in message
+    assert 'pip install "pygame-ce==2.5.8"' in message
 
 
 def test_score_font_lays_out_strings_as_pygame():

@@ -101,7 +101,7 @@ inline void RenderScene(const Scene& scene, std::span<std::uint8_t> rgb) {
                                      {left + kViewportW, 0},
                                      {left + kViewportW, kViewportH},
                                      {left, kViewportH}}};
-  canvas.FillPolygon(sky, {215, 215, 255});
+  FillPolygon(canvas, sky, {215, 215, 255});
 
   const Color white{255, 255, 255};
   for (const Cloud& cloud : scene.clouds) {
@@ -116,8 +116,8 @@ inline void RenderScene(const Scene& scene, std::span<std::uint8_t> rgb) {
       poly[i] = {cloud.poly[i].x * kScale + scroll * kScale / 2,
                  cloud.poly[i].y * kScale};
     }
-    canvas.FillPolygon(poly, white);
-    canvas.AaPolygon(poly, white);
+    FillPolygon(canvas, poly, white);
+    AaPolygon(canvas, poly, white);
   }
 
   const Color ground{102, 153, 76};
@@ -132,14 +132,14 @@ inline void RenderScene(const Scene& scene, std::span<std::uint8_t> rgb) {
     for (std::size_t i = 0; i < poly.size(); ++i) {
       scaled[i] = {poly[i].x * kScale, poly[i].y * kScale};
     }
-    canvas.FillPolygon(scaled, ground);
-    canvas.AaPolygon(scaled, ground);
+    FillPolygon(canvas, scaled, ground);
+    AaPolygon(canvas, scaled, ground);
   }
 
   if (scene.lidar_line) {
     const auto& [p1, p2] = *scene.lidar_line;
-    canvas.Line({p1.x * kScale, p1.y * kScale}, {p2.x * kScale, p2.y * kScale},
-                {255, 0, 0}, 1);
+    DrawLine(canvas, {p1.x * kScale, p1.y * kScale},
+             {p2.x * kScale, p2.y * kScale}, {255, 0, 0}, 1);
   }
 
   for (const Shape& shape : scene.shapes) {
@@ -147,15 +147,15 @@ inline void RenderScene(const Scene& scene, std::span<std::uint8_t> rgb) {
     const Color color1 = detail::ToColor(shape.color1);
     const Color color2 = detail::ToColor(shape.color2);
     if (path.size() > 2) {
-      canvas.FillPolygon(path, color1);
-      canvas.AaPolygon(path, color1);
+      FillPolygon(canvas, path, color1);
+      AaPolygon(canvas, path, color1);
       path.push_back(path.front());
       // pygame.draw.polygon with width 1 draws closed lines.
-      canvas.Lines(path, true, color2, 1);
-      canvas.AaPolygon(path, color2);
+      DrawLines(canvas, path, true, color2, 1);
+      AaPolygon(canvas, path, color2);
     } else if (path.size() == 2) {
       // pygame.draw.aaline(a, b) is pygame.draw.aalines([a, b]).
-      canvas.AaLines(path, false, color1);
+      AaLines(canvas, path, false, color1);
     }
   }
 
@@ -164,13 +164,13 @@ inline void RenderScene(const Scene& scene, std::span<std::uint8_t> rgb) {
   const double flag_x = kTerrainStep * 3 * kScale;
   const Color black{0, 0, 0};
   const std::array<Point, 2> pole = {{{flag_x, flag_y1}, {flag_x, flag_y2}}};
-  canvas.AaLines(pole, false, black);
+  AaLines(canvas, pole, false, black);
   const std::array<Point, 4> flag = {{{flag_x, flag_y2},
                                       {flag_x, flag_y2 - 10},
                                       {flag_x + 25, flag_y2 - 5},
                                       {flag_x, flag_y2}}};
-  canvas.FillPolygon(std::span<const Point>(flag).first(3), {230, 51, 0});
-  canvas.Lines(flag, false, black, 1);
+  FillPolygon(canvas, std::span<const Point>(flag).first(3), {230, 51, 0});
+  DrawLines(canvas, flag, false, black, 1);
 
   canvas.FlipVertical();
 

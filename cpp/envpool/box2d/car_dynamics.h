@@ -310,7 +310,8 @@ class Car {
 
   // Car.draw: skid marks (rgb_array only), then every fixture of the wheels
   // and the hull, and the wheels' white stripes.
-  void Draw(Canvas& canvas, const Camera& camera, bool draw_particles) const {
+  void Draw(Canvas& canvas, const Camera& camera, bool draw_particles,
+            PygameFlavour flavour) const {
     if (draw_particles) {
       std::vector<Point> path;
       for (const auto& p : particles_) {
@@ -318,15 +319,15 @@ class Car {
         for (Point q : p->poly) {
           path.push_back(camera(q));
         }
-        canvas.Lines(path, false, p->color, 2);
+        DrawLines(canvas, path, false, p->color, 2, flavour);
       }
     }
     std::vector<Point> path;
     for (const Wheel& w : wheels_) {
-      DrawBody(canvas, camera, w.body, kWheelColor, path);
-      DrawStripe(canvas, camera, w, path);
+      DrawBody(canvas, camera, w.body, kWheelColor, flavour, path);
+      DrawStripe(canvas, camera, w, flavour, path);
     }
-    DrawBody(canvas, camera, hull_, Color{204, 0, 0}, path);
+    DrawBody(canvas, camera, hull_, Color{204, 0, 0}, flavour, path);
   }
 
   [[nodiscard]] b2Body* hull() const { return hull_; }
@@ -369,7 +370,8 @@ class Car {
   }
 
   static void DrawBody(Canvas& canvas, const Camera& camera, const b2Body* body,
-                       Color color, std::vector<Point>& path) {
+                       Color color, PygameFlavour flavour,
+                       std::vector<Point>& path) {
     const b2Transform& xf = body->GetTransform();
     for (const b2Fixture* f = body->GetFixtureList(); f != nullptr;
          f = f->GetNext()) {
@@ -379,12 +381,12 @@ class Car {
         const b2Vec2 v = b2Mul(xf, shape->m_vertices[i]);
         path.push_back(camera({v.x, v.y}));
       }
-      canvas.FillPolygon(path, color);
+      FillPolygon(canvas, path, color, flavour);
     }
   }
 
   static void DrawStripe(Canvas& canvas, const Camera& camera, const Wheel& w,
-                         std::vector<Point>& path) {
+                         PygameFlavour flavour, std::vector<Point>& path) {
     const double a1 = w.phase;
     const double a2 = w.phase + 1.2;
     const double s1 = std::sin(a1);
@@ -411,7 +413,7 @@ class Car {
       const b2Vec2 v = b2Mul(xf, ToBox2D(p[0], p[1]));
       path.push_back(camera({v.x, v.y}));
     }
-    canvas.FillPolygon(path, kWheelWhite);
+    FillPolygon(canvas, path, kWheelWhite, flavour);
   }
 
   b2World* world_;

@@ -596,11 +596,11 @@ class CarRacingEnv {
     for (Point& p : field) {
       p = camera(p);
     }
-    if (!Surface().GfxQuadCovers(field)) {
+    if (!GfxQuadCovers(Surface(), field)) {
       Surface().Fill(Color{0, 0, 0});
     }
     DrawRoad(camera);
-    car_->Draw(Surface(), camera, draw_particles);
+    car_->Draw(Surface(), camera, draw_particles, font_->flavour());
     // pygame flips the whole surface and then draws the indicators and the
     // score at the bottom. Flipping only the rows those touch (and their
     // mirrors), and reading the others bottom-up, gives the same frame.
@@ -644,7 +644,7 @@ class CarRacingEnv {
       Surface().FlipVertical();
     }
     for (const Overlay& o : overlay) {
-      Surface().FillPolygon(o.points, o.color);
+      FillPolygon(Surface(), o.points, o.color, font_->flavour());
     }
     BlitCoverage(Surface(), score, score_width, score_height, score_x, score_y);
     return row_starts;
@@ -677,8 +677,8 @@ class CarRacingEnv {
       return;
     }
     std::span<const Point> points(screen.data(), poly.size());
-    Surface().AaPolygon(points, color);
-    Surface().GfxFilledPolygon(points, color);
+    AaPolygon(Surface(), points, color);
+    GfxFilledPolygon(Surface(), points, color);
   }
 
   void DrawRoad(const car_racing::Camera& camera) {

@@ -255,6 +255,18 @@ class LunarLanderEnv {
 
   // gymnasium's _clean_particles: drops particles from the oldest on while
   // the oldest has faded (or all of them).
+  // An engine firing at (x, y): the particle it throws (when particles are
+  // drawn) takes the impulse (px, py), the lander the opposite one.
+  void FireEngine(double particle_mass, double x, double y, double px,
+                  double py, double power) {
+    const b2Vec2 impulse_pos = ToBox2D(x, y);
+    if (render_particles_) {
+      b2Body* p = CreateParticle(particle_mass, x, y, power);
+      p->ApplyLinearImpulse(ToBox2D(px, py), impulse_pos, true);
+    }
+    lander_->ApplyLinearImpulse(ToBox2D(-px, -py), impulse_pos, true);
+  }
+
   void CleanParticles(bool all) {
     while (!particles_.empty() && (all || particles_.front().ttl < 0)) {
       world_->DestroyBody(particles_.front().body);
@@ -507,16 +519,8 @@ class LunarLanderEnv {
       const b2Vec2 position = lander_->GetPosition();
       const double pos_x = position.x + ox;
       const double pos_y = position.y + oy;
-      const b2Vec2 impulse_pos = ToBox2D(pos_x, pos_y);
-      if (render_particles_) {
-        b2Body* p = CreateParticle(3.5, pos_x, pos_y, m_power);
-        p->ApplyLinearImpulse(ToBox2D(ox * kMainEnginePower * m_power,
-                                      oy * kMainEnginePower * m_power),
-                              impulse_pos, true);
-      }
-      lander_->ApplyLinearImpulse(ToBox2D(-ox * kMainEnginePower * m_power,
-                                          -oy * kMainEnginePower * m_power),
-                                  impulse_pos, true);
+      FireEngine(3.5, pos_x, pos_y, ox * kMainEnginePower * m_power,
+                 oy * kMainEnginePower * m_power, m_power);
     }
 
     double s_power = 0.0;
@@ -537,16 +541,8 @@ class LunarLanderEnv {
       const double pos_x = position.x + ox - tip[0] * 17 / kScale;
       const double pos_y =
           position.y + oy + tip[1] * kSideEngineHeight / kScale;
-      const b2Vec2 impulse_pos = ToBox2D(pos_x, pos_y);
-      if (render_particles_) {
-        b2Body* p = CreateParticle(0.7, pos_x, pos_y, s_power);
-        p->ApplyLinearImpulse(ToBox2D(ox * kSideEnginePower * s_power,
-                                      oy * kSideEnginePower * s_power),
-                              impulse_pos, true);
-      }
-      lander_->ApplyLinearImpulse(ToBox2D(-ox * kSideEnginePower * s_power,
-                                          -oy * kSideEnginePower * s_power),
-                                  impulse_pos, true);
+      FireEngine(0.7, pos_x, pos_y, ox * kSideEnginePower * s_power,
+                 oy * kSideEnginePower * s_power, s_power);
     }
 
     world_->Step(ToBox2D(1.0 / kFps), 6 * 30, 2 * 30);

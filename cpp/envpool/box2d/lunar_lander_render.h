@@ -50,19 +50,19 @@ inline void RenderScene(const Scene& scene, Canvas& canvas) {
     for (std::size_t i = 0; i < poly.size(); ++i) {
       scaled[i] = {poly[i].x * kScale, poly[i].y * kScale};
     }
-    canvas.FillPolygon(scaled, black);
-    canvas.AaPolygon(scaled, black);
+    FillPolygon(canvas, scaled, black);
+    AaPolygon(canvas, scaled, black);
   }
 
   const Color flag_color{204, 204, 0};
   for (const Shape& shape : scene.shapes) {
     if (shape.circle) {
-      canvas.FillCircle(shape.center, shape.radius, shape.color1);
-      canvas.FillCircle(shape.center, shape.radius, shape.color2);
+      FillCircle(canvas, shape.center, shape.radius, shape.color1);
+      FillCircle(canvas, shape.center, shape.radius, shape.color2);
     } else {
-      canvas.FillPolygon(shape.path, shape.color1);
-      canvas.AaPolygon(shape.path, shape.color1);
-      canvas.AaLines(shape.path, true, shape.color2);
+      FillPolygon(canvas, shape.path, shape.color1);
+      AaPolygon(canvas, shape.path, shape.color1);
+      AaLines(canvas, shape.path, true, shape.color2);
     }
     // gymnasium draws the helipad's flags after every fixture; the
     // anti-aliased edges blend again each time.
@@ -70,11 +70,11 @@ inline void RenderScene(const Scene& scene, Canvas& canvas) {
       const double x = helipad_x * kScale;
       const double flag_y1 = scene.helipad_y * kScale;
       const double flag_y2 = flag_y1 + 50;
-      canvas.Line({x, flag_y1}, {x, flag_y2}, {255, 255, 255}, 1);
+      DrawLine(canvas, {x, flag_y1}, {x, flag_y2}, {255, 255, 255}, 1);
       const std::array<Point, 3> flag = {
           {{x, flag_y2}, {x, flag_y2 - 10}, {x + 25, flag_y2 - 5}}};
-      canvas.FillPolygon(flag, flag_color);
-      canvas.AaPolygon(flag, flag_color);
+      FillPolygon(canvas, flag, flag_color);
+      AaPolygon(canvas, flag, flag_color);
     }
   }
 

@@ -2,7 +2,8 @@
 // pygame's default font (freesansbold.ttf, 42 px, anti-aliased, white on
 // black), through SDL_ttf's 8-bit "shaded" renderer. The glyphs come from
 // pygame at make() time (envpool/box2d_score_font.py), so no font data is
-// kept here; this file lays them out the way SDL_ttf 2.20 does: pen positions
+// kept here; this file lays them out the way SDL_ttf 2.20 (pygame 2.6) and
+// 2.24 (pygame-ce 2.5, glyphs a few rows taller) do: pen positions
 // in 26.6 fixed point (hinted advance plus the font's kerning), each glyph at
 // the floor of its pen, overlapping glyphs OR-ed together.
 #ifndef ENVPOOL_BOX2D_SCORE_FONT_H_
@@ -37,8 +38,12 @@ class ScoreFont {
   };
 
   ScoreFont(int height, std::array<Glyph, kCount> glyphs,
-            std::array<std::array<int, kCount>, kCount> kerning)
-      : height_(height), glyphs_(std::move(glyphs)), kerning_(kerning) {
+            std::array<std::array<int, kCount>, kCount> kerning,
+            PygameFlavour flavour)
+      : height_(height),
+        glyphs_(std::move(glyphs)),
+        kerning_(kerning),
+        flavour_(flavour) {
     for (const Glyph& g : glyphs_) {
       if (g.width < 0 ||
           g.coverage.size() != static_cast<std::size_t>(g.width) * height_) {
@@ -85,6 +90,9 @@ class ScoreFont {
   }
 
   [[nodiscard]] int height() const { return height_; }
+  // The pygame the glyphs came from: the rest of the frame follows its
+  // drawing rules too.
+  [[nodiscard]] PygameFlavour flavour() const { return flavour_; }
 
   // The process's font, installed once from Python before any CarRacing env
   // is built.
@@ -121,6 +129,7 @@ class ScoreFont {
   int height_;
   std::array<Glyph, kCount> glyphs_;
   std::array<std::array<int, kCount>, kCount> kerning_;
+  PygameFlavour flavour_;
 };
 
 // Blits a coverage image drawn white on black at (x, y), clipped.

@@ -1,4 +1,5 @@
-"""The glyphs of CarRacing's score, read from pygame as gymnasium draws them.
+"""The installed pygame as CarRacing's frames depend on it: the score's glyphs, and
+which pygame's drawing rules to follow.
 
 gymnasium writes the score with ``pygame.font.Font(pygame.font.get_default_font(), 42)``
 (anti-aliased, white on black). envpool keeps no font data: on the first CarRacing
@@ -6,6 +7,14 @@ make() this module renders each character the score can use with that same pygam
 font, reads the font's kerning pairs from its ``kern`` table, and hands both to the
 C++ side, which lays strings out as SDL_ttf does (cpp/envpool/box2d/score_font.h).
 CarRacing therefore needs pygame, as gymnasium's CarRacing does.
+
+pygame 2.6 and pygame-ce (which gymnasium 1.4's extras install; it replaces the
+``pygame`` module) render the font differently and fill polygons and draw thick lines
+by different rules, so gymnasium's frames differ between them. The C++ canvas follows
+either (cpp/envpool/box2d/pygame_ce_draw.h), picked here from ``pygame.IS_CE``. Before
+the first env is made, a few drawing calls of the kinds CarRacing makes are drawn with
+the installed pygame and with envpool's canvas; a pygame whose drawing differs from
+both verified ones is refused with a message that names them.
 """
 
 from __future__ import annotations
@@ -18,6 +27,8 @@ import numpy as np
 
 CHARACTERS = "0123456789-"
 FONT_SIZE = 42
+# The pygames whose CarRacing frames envpool's are tested equal to, frame for frame.
+VERIFIED_PYGAMES = ("pygame 2.6.1", "pygame-ce 2.5.8")
 
 _installed = False
 
@@ -109,7 +120,9 @@ def font_data() -> dict[str, Any]:
     path = os.path.join(os.path.dirname(pygame.__file__), name)
     ids, units_per_em = _glyph_ids(path)
     kern_units = _kern_pairs(path)
-    height = font.get_height()
+    # SDL_ttf 2.20 (pygame 2.6) renders text font.get_height() rows high, SDL_ttf
+    # 2.24 (pygame-ce 2.5) a few rows more: the glyphs keep the rendered height.
+    height = font.render(CHARACTERS, True, (255, 255, 255), (0, 0, 0)).get_height()
     glyphs = []
     for ch in CHARACTERS:
         surface = font.render(ch, True, (255, 255, 255), (0, 0, 0))
@@ -137,17 +150,88 @@ def font_data() -> dict[str, Any]:
     return {"height": height, "glyphs": glyphs, "kerning": kerning}
 
 
+def is_pygame_ce(pygame: Any) -> bool:
+    """Whether the ``pygame`` module is pygame-ce's."""
+    return bool(getattr(pygame, "IS_CE", False))
+
+
+def pygame_name(pygame: Any) -> str:
+    """ "pygame 2.6.1" or "pygame-ce 2.5.8": the installed distribution and version."""
+    return f"{'pygame-ce' if is_pygame_ce(pygame) else 'pygame'} {pygame.version.ver}"
+
+
+def probe_commands() -> list[tuple[Any, ...]]:
+    """Drawing calls of the kinds CarRacing makes (``_box2d._draw_commands``'s
+    command format) on a 64x48 surface, some crossing its edges."""
+    rng = np.random.default_rng(20241127)
+    commands: list[tuple[Any, ...]] = [("fill", (102, 204, 102))]
+    for n in (3, 4, 4, 5, 8):
+        points = [(float(x), float(y)) for x, y in rng.uniform(-12, 76, size=(n, 2))]
+        color = tuple(int(v) for v in rng.integers(0, 256, size=3))
+        commands.append(("polygon", color, points))
+        commands.append(("aapolygon", color, points))
+        commands.append(("filled_polygon", color, points))
+    for closed in (False, True):
+        points = [(float(x), float(y)) for x, y in rng.uniform(-12, 76, size=(4, 2))]
+        commands.append(("lines", (255, 255, 255), closed, points, 2))
+    commands.append(("smoothscale", 24, 18))
+    return commands
+
+
+def draw_with_pygame(pygame: Any, width: int, height: int, commands: list) -> np.ndarray:
+    """``commands`` drawn with pygame, as an (height, width, 3) uint8 array."""
+    from pygame import gfxdraw
+
+    surf = pygame.Surface((width, height))
+    for name, *args in commands:
+        if name == "fill":
+            surf.fill(args[0])
+        elif name == "polygon":
+            pygame.draw.polygon(surf, args[0], args[1])
+        elif name == "aapolygon":
+            gfxdraw.aapolygon(surf, args[1], args[0])
+        elif name == "filled_polygon":
+            gfxdraw.filled_polygon(surf, args[1], args[0])
+        elif name == "lines":
+            pygame.draw.lines(surf, args[0], args[1], args[2], args[3])
+        elif name == "smoothscale":
+            surf = pygame.transform.smoothscale(surf, (args[0], args[1]))
+        else:
+            raise ValueError(name)
+    return np.transpose(np.array(pygame.surfarray.pixels3d(surf)), (1, 0, 2))
+
+
+def check_drawing(module: Any, pygame: Any) -> None:
+    """Raises if the installed pygame draws CarRacing's calls differently from the
+    rules envpool follows for its flavour (pygame or pygame-ce)."""
+    commands = probe_commands()
+    expected = draw_with_pygame(pygame, 64, 48, commands)
+    got = module._draw_commands(64, 48, commands, pygame_ce=is_pygame_ce(pygame))
+    if not np.array_equal(expected, got):
+        raise RuntimeError(
+            f"CarRacing-v3 reproduces gymnasium's frames as {' and '.join(VERIFIED_PYGAMES)} "
+            f"draw them; the installed {pygame_name(pygame)} draws them differently. "
+            'Install one of those: pip install "pygame-ce==2.5.8" (what gymnasium[box2d] '
+            'installs) or pip uninstall pygame-ce && pip install "pygame==2.6.1"'
+        )
+
+
 def install(module: Any) -> None:
-    """Gives ``module`` (envpool._box2d) the score font, once per process."""
+    """Gives ``module`` (envpool._box2d) the score font and the installed pygame's
+    drawing rules, once per process."""
     global _installed
     if _installed:
         return
     data = font_data()
+    import pygame
+
+    check_drawing(module, pygame)
     module._install_score_font(
         data["height"],
         [advance for advance, _, _ in data["glyphs"]],
         [width for _, width, _ in data["glyphs"]],
         [coverage for _, _, coverage in data["glyphs"]],
         data["kerning"].tolist(),
+        pygame_ce=is_pygame_ce(pygame),
     )
     _installed = True
