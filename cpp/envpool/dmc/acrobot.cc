@@ -63,7 +63,7 @@ class Acrobot {
     }
     const double target_radius = physics.model().site_size[3 * target_];
     return Tolerance(
-        Norm(tip_to_target),
+        NpNorm(tip_to_target),
         {.lower = 0, .upper = target_radius, .margin = sparse_ ? 0.0 : 1.0});
   }
 

@@ -105,7 +105,7 @@ class Cartpole {
                    Tolerance(d.qvel[i], {.margin = 5}, Operand::kArrayElement));
     }
     small_velocity = (1 + small_velocity) / 2;
-    return Mean(upright_) * small_control * small_velocity * centered;
+    return NpMean(upright_) * small_control * small_velocity * centered;
   }
 
   void WriteInfo(const Physics& /*physics*/, Output& /*out*/,

@@ -74,8 +74,8 @@ class Finger {
       const double angle = rng.Uniform(-std::numbers::pi, std::numbers::pi);
       const double hinge_x = d.xanchor[3 * hinge_];
       const double hinge_z = d.xanchor[3 * hinge_ + 2];
-      const double radius = mujoco::NumpySum(m.geom_size + 3 * cap1_, 3,
-                                             [](double v) { return v; });
+      const double radius =
+          NumpySum(m.geom_size + 3 * cap1_, 3, [](double v) { return v; });
       m.site_pos[3 * target_] = hinge_x + radius * NpSin(angle);
       m.site_pos[3 * target_ + 2] = hinge_z + radius * NpCos(angle);
       m.site_size[3 * target_] = target_radius_;
@@ -150,7 +150,7 @@ class Finger {
         (s[target_sensor_] - s[spinner_]) - (s[tip_] - s[spinner_]),
         (s[target_sensor_ + 2] - s[spinner_ + 2]) -
             (s[tip_ + 2] - s[spinner_ + 2])};
-    return Norm(to_target) - physics.model().site_size[3 * target_];
+    return NpNorm(to_target) - physics.model().site_size[3 * target_];
   }
 
   bool turn_;

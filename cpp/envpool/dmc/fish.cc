@@ -92,7 +92,7 @@ class Fish {
     std::array<double, 3> to_target{};
     MouthToTarget(d, to_target.data());
     const double in_target = Tolerance(
-        Norm(to_target), {.lower = 0, .upper = radii, .margin = 2 * radii});
+        NpNorm(to_target), {.lower = 0, .upper = radii, .margin = 2 * radii});
     const double is_upright = 0.5 * (Upright(d) + 1);
     return (7 * in_target + is_upright) / 8;
   }
@@ -113,7 +113,7 @@ class Fish {
     const double* mouth = d.geom_xpos + 3 * mouth_;
     const std::array<double, 3> global{
         target[0] - mouth[0], target[1] - mouth[1], target[2] - mouth[2]};
-    VecMat3(global.data(), d.geom_xmat + 9 * mouth_, out);
+    NpVecMat3(global.data(), d.geom_xmat + 9 * mouth_, out);
   }
 
   bool swim_;

@@ -77,7 +77,7 @@ class Humanoid {
       const std::array<double, 3> torso_to_limb{limb[0] - torso_pos[0],
                                                 limb[1] - torso_pos[1],
                                                 limb[2] - torso_pos[2]};
-      VecMat3(torso_to_limb.data(), torso_frame, &extremities[3 * i]);
+      NpVecMat3(torso_to_limb.data(), torso_frame, &extremities[3 * i]);
     }
     std::copy_n(torso_frame + 6, 3, out.Obs<double>(3).begin());
     std::copy_n(d.sensordata + com_velocity_, 3, out.Obs<double>(4).begin());
@@ -112,11 +112,11 @@ class Humanoid {
       return small_control * stand_reward * dont_move;
     }
     const double move =
-        Tolerance(Norm(horizontal_velocity), {.lower = move_speed_,
-                                              .upper = kInfinity,
-                                              .margin = move_speed_,
-                                              .sigmoid = Sigmoid::kLinear,
-                                              .value_at_margin = 0});
+        Tolerance(NpNorm(horizontal_velocity), {.lower = move_speed_,
+                                                .upper = kInfinity,
+                                                .margin = move_speed_,
+                                                .sigmoid = Sigmoid::kLinear,
+                                                .value_at_margin = 0});
     return small_control * stand_reward * ((5 * move + 1) / 6);
   }
 

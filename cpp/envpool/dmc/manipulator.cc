@@ -234,7 +234,7 @@ class Manipulator {
     const double* a = d.site_xpos + 3 * sites_[pair];
     const double* b = d.site_xpos + 3 * sites_[pair + 1];
     const std::array<double, 3> diff{a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-    return Norm(diff);
+    return NpNorm(diff);
   }
 
   static double IsClose(double distance) {

@@ -115,7 +115,7 @@ class Quadruped {
       for (double& q : orientation) {
         q = rng.Normal();
       }
-      const double norm = Norm(orientation);
+      const double norm = NpNorm(orientation);
       for (double& q : orientation) {
         q /= norm;
       }
@@ -183,13 +183,13 @@ class Quadruped {
     // one vector-matrix product per row.
     auto ball = out.Obs<double>(5);
     for (int row = 0; row < 3; ++row) {
-      VecMat3(&ball_state[3 * row], torso_frame, &ball[3 * row]);
+      NpVecMat3(&ball_state[3 * row], torso_frame, &ball[3 * row]);
     }
     const double* target = d.site_xpos + 3 * target_;
     const std::array<double, 3> to_target{target[0] - torso_pos[0],
                                           target[1] - torso_pos[1],
                                           target[2] - torso_pos[2]};
-    VecMat3(to_target.data(), torso_frame, out.Obs<double>(6).data());
+    NpVecMat3(to_target.data(), torso_frame, out.Obs<double>(6).data());
   }
 
   double Reward(const Physics& physics) const {
@@ -216,21 +216,21 @@ class Quadruped {
     const double* workspace = d.site_xpos + 3 * workspace_;
     const std::array<double, 2> self_to_ball{workspace[0] - ball[0],
                                              workspace[1] - ball[1]};
-    const double reach =
-        Tolerance(Norm(self_to_ball), {.lower = 0,
-                                       .upper = workspace_radius + ball_radius_,
-                                       .margin = arena_radius,
-                                       .sigmoid = Sigmoid::kLinear,
-                                       .value_at_margin = 0});
+    const double reach = Tolerance(NpNorm(self_to_ball),
+                                   {.lower = 0,
+                                    .upper = workspace_radius + ball_radius_,
+                                    .margin = arena_radius,
+                                    .sigmoid = Sigmoid::kLinear,
+                                    .value_at_margin = 0});
     const double* target = d.site_xpos + 3 * target_;
     const std::array<double, 2> ball_to_target{target[0] - ball[0],
                                                target[1] - ball[1]};
     const double fetch =
-        Tolerance(Norm(ball_to_target), {.lower = 0,
-                                         .upper = m.site_size[3 * target_],
-                                         .margin = arena_radius,
-                                         .sigmoid = Sigmoid::kLinear,
-                                         .value_at_margin = 0});
+        Tolerance(NpNorm(ball_to_target), {.lower = 0,
+                                           .upper = m.site_size[3 * target_],
+                                           .margin = arena_radius,
+                                           .sigmoid = Sigmoid::kLinear,
+                                           .value_at_margin = 0});
     return upright * (reach * (0.5 + 0.5 * fetch));
   }
 

@@ -65,7 +65,7 @@ class Reacher {
   double Reward(const Physics& physics) const {
     const mjModel& m = physics.model();
     const double radii = m.geom_size[3 * target_] + m.geom_size[3 * finger_];
-    return Tolerance(Norm(FingerToTarget(physics.data())),
+    return Tolerance(NpNorm(FingerToTarget(physics.data())),
                      {.lower = 0, .upper = radii});
   }
 

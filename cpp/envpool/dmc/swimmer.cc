@@ -71,7 +71,7 @@ class Swimmer {
   double Reward(const Physics& physics) const {
     const double size = physics.model().geom_size[3 * target_];
     const auto to_target = NoseToTarget(physics.data());
-    return Tolerance(Norm(std::span<const double>(to_target.data(), 2)),
+    return Tolerance(NpNorm(std::span<const double>(to_target.data(), 2)),
                      {.lower = 0,
                       .upper = size,
                       .margin = 5 * size,
@@ -94,7 +94,7 @@ class Swimmer {
     const std::array<double, 3> global{target[0] - nose[0], target[1] - nose[1],
                                        target[2] - nose[2]};
     std::array<double, 3> local{};
-    VecMat3(global.data(), d.xmat + 9 * head_, local.data());
+    NpVecMat3(global.data(), d.xmat + 9 * head_, local.data());
     return local;
   }
 

@@ -35,15 +35,6 @@ inline double Clip(double x, double low, double high) {
   return std::min(std::max(x, low), high);
 }
 
-// np.linalg.norm of a short vector: sqrt of the dot product.
-inline double Norm(std::span<const double> x) {
-  double dot = 0.0;
-  for (double v : x) {
-    dot += v * v;
-  }
-  return std::sqrt(dot);
-}
-
 // gymnasium's expand_model_path: a name not starting with '.', '/' or '~' is
 // one of the model files that ship with gymnasium, in `assets_dir`.
 inline std::string ResolveModelPath(const std::string& xml_file,
