@@ -3,12 +3,12 @@
 #include <pybind11/pybind11.h>
 
 #include "envpool/dmc/register.h"
-#include "envpool/mujoco/mujoco_module.h"
+#include "envpool/mujoco_runtime/py_mujoco_module.h"
 #include "envpool/numpy/py_numpy_parity.h"
 #include "envpool/python/py_env_pool.h"
 
 PYBIND11_MODULE(_dmc, m) {
-  envpool::mujoco::InitMujocoModule(m);
+  envpool::mujoco_runtime::InitMujocoModule(m);
   envpool::python::RegisterNumpyParity(m);
   namespace dmc = envpool::dmc;
   dmc::RegisterAcrobot(m);

@@ -1,6 +1,6 @@
 // What every extension module that links libmujoco does when it loads.
-#ifndef ENVPOOL_MUJOCO_MUJOCO_MODULE_H_
-#define ENVPOOL_MUJOCO_MUJOCO_MODULE_H_
+#ifndef ENVPOOL_MUJOCO_RUNTIME_PY_MUJOCO_MODULE_H_
+#define ENVPOOL_MUJOCO_RUNTIME_PY_MUJOCO_MODULE_H_
 
 #include <mujoco/mujoco.h>
 #include <pybind11/pybind11.h>
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace envpool::mujoco {
+namespace envpool::mujoco_runtime {
 
 // MuJoCo's default error handler exits the process; an error inside an env
 // (or while making a render context) becomes an exception instead.
@@ -43,6 +43,6 @@ inline void InitMujocoModule(pybind11::module_& m) {
   m.attr("MUJOCO_VERSION") = std::string(mj_versionString());
 }
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::mujoco_runtime
 
-#endif  // ENVPOOL_MUJOCO_MUJOCO_MODULE_H_
+#endif  // ENVPOOL_MUJOCO_RUNTIME_PY_MUJOCO_MODULE_H_
