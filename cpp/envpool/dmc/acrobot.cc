@@ -24,11 +24,6 @@ class Acrobot {
     return {Observation("orientations", {4}), Observation("velocity", {2})};
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
-  }
-
   Acrobot(const Config& config, const Physics& physics)
       : sparse_(config.Get<bool>("sparse")),
         shoulder_(physics.QposAddr("shoulder")),
@@ -66,9 +61,6 @@ class Acrobot {
         NpNorm(tip_to_target),
         {.lower = 0, .upper = target_radius, .margin = sparse_ ? 0.0 : 1.0});
   }
-
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
 
  private:
   bool sparse_;

@@ -21,11 +21,6 @@ class BallInCup {
     return {Observation("position", {m.nq}), Observation("velocity", {m.nv})};
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
-  }
-
   BallInCup(const Config& /*config*/, const Physics& physics)
       : ball_x_(physics.QposAddr("ball_x")),
         ball_z_(physics.QposAddr("ball_z")),
@@ -57,9 +52,6 @@ class BallInCup {
         std::abs(dz) < m.site_size[3 * target_ + 2] - ball_size;
     return in_target ? 1.0 : 0.0;
   }
-
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
 
  private:
   int ball_x_;

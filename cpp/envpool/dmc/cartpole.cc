@@ -27,11 +27,6 @@ class Cartpole {
             Observation("velocity", {m.nv})};
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
-  }
-
   Cartpole(const Config& config, const Physics& physics)
       : swing_up_(config.Get<bool>("swing_up")),
         sparse_(config.Get<bool>("sparse")),
@@ -107,9 +102,6 @@ class Cartpole {
     small_velocity = (1 + small_velocity) / 2;
     return NpMean(upright_) * small_control * small_velocity * centered;
   }
-
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
 
  private:
   bool swing_up_;

@@ -21,11 +21,6 @@ class Cheetah {
             Observation("velocity", {m.nv})};
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
-  }
-
   Cheetah(const Config& /*config*/, const Physics& physics)
       : speed_(physics.SensorAddr("torso_subtreelinvel")) {}
 
@@ -58,9 +53,6 @@ class Cheetah {
                       .sigmoid = Sigmoid::kLinear,
                       .value_at_margin = 0});
   }
-
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
 
  private:
   static constexpr double kRunSpeed = 10;

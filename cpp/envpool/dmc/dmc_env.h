@@ -1,18 +1,6 @@
 // A DeepMind Control Suite task as one envpool env: dm_control's
 // control.Environment (rl/control.py) around a Task that supplies the
-// episode's start, the observation and the reward.
-//
-// A Task class has:
-//   static Config Options();   // time_limit, control_timestep, task options
-//   static std::vector<ArraySpec> Observations(const mjModel&, const Config&);
-//   static std::vector<ArraySpec> TaskInfo(const mjModel&, const Config&);
-//   Task(const Config&, const Physics&);
-//   void Initialize(Physics&, Rng&);  // initialize_episode
-//   void Observe(const Physics&, Output&);  // get_observation, key by key
-//   double Reward(const Physics&);          // get_reward
-//   void WriteInfo(const Physics&, Output&, std::size_t first_index);
-// TaskInfo lists what the episode's start set outside qpos/qvel (a target's
-// position, ...), which the reset info carries so dm_control can replay it.
+// episode's start, the observation and the reward (its contract: task.h).
 #ifndef ENVPOOL_DMC_DMC_ENV_H_
 #define ENVPOOL_DMC_DMC_ENV_H_
 
@@ -33,6 +21,7 @@
 #include "envpool/dmc/physics.h"
 #include "envpool/dmc/randomizers.h"
 #include "envpool/dmc/rewards.h"
+#include "envpool/dmc/task.h"
 #include "envpool/mujoco_runtime/action_spec.h"
 #include "envpool/mujoco_runtime/env_renderer.h"
 #include "envpool/mujoco_runtime/initial_state.h"
@@ -74,6 +63,9 @@ inline void ObserveState(const Physics& physics, Output& out,
 
 template <typename Task>
 class DmcEnv {
+  // CheckTask's static_asserts name what Task lacks.
+  static constexpr bool kTaskChecked = CheckTask<Task>();
+
  public:
   using Action = std::span<const double>;
 
@@ -92,7 +84,7 @@ class DmcEnv {
 
   static EnvSpec Spec(const Config& config) {
     const Physics physics(ModelFile(config));
-    std::vector<ArraySpec> info = Task::TaskInfo(physics.model(), config);
+    std::vector<ArraySpec> info = TaskInfoOf<Task>(physics.model(), config);
     mujoco_runtime::InitialState::AppendSpecs(physics.model(), info);
     std::vector<ArraySpec> keys;
     if (!config.Get<bool>("from_pixels") || !config.Get<bool>("pixels_only")) {
@@ -115,7 +107,7 @@ class DmcEnv {
         step_limit_(StepLimit(config.Get<double>("time_limit"),
                               physics_.timestep() * n_sub_steps_)),
         frame_skip_(FrameSkip(config)),
-        qpos0_index_(Task::TaskInfo(physics_.model(), config).size()),
+        qpos0_index_(TaskInfoOf<Task>(physics_.model(), config).size()),
         initial_state_(physics_.model()),
         camera_id_(static_cast<int>(config.Get<std::int64_t>("camera_id"))),
         renderer_(static_cast<int>(config.Get<std::int64_t>("width")),
@@ -148,7 +140,9 @@ class DmcEnv {
     physics_.AfterReset();
     step_count_ = 0;
     Observe(out);
-    task_.WriteInfo(physics_, out, 0);
+    if constexpr (WritesInfo<Task>) {
+      task_.WriteInfo(physics_, out, 0);
+    }
     initial_state_.Write(out, qpos0_index_);
   }
 

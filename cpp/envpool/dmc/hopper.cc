@@ -23,11 +23,6 @@ class Hopper {
             Observation("velocity", {m.nv}), Observation("touch", {2})};
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
-  }
-
   Hopper(const Config& config, const Physics& physics)
       : hopping_(config.Get<bool>("hopping")),
         torso_(physics.Id(mjOBJ_BODY, "torso")),
@@ -74,9 +69,6 @@ class Hopper {
         5;
     return standing * small_control;
   }
-
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
 
  private:
   static constexpr double kStandHeight = 0.6;

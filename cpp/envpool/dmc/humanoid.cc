@@ -36,11 +36,6 @@ class Humanoid {
             Observation("velocity", {m.nv})};
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
-  }
-
   Humanoid(const Config& config, const Physics& physics)
       : move_speed_(config.Get<double>("move_speed")),
         pure_state_(config.Get<bool>("pure_state")),
@@ -119,9 +114,6 @@ class Humanoid {
                                                 .value_at_margin = 0});
     return small_control * stand_reward * ((5 * move + 1) / 6);
   }
-
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
 
  private:
   double HeadHeight(const mjData& d) const { return d.xpos[3 * head_ + 2]; }

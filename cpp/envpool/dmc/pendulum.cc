@@ -23,11 +23,6 @@ class Pendulum {
     return {Observation("orientation", {2}), Observation("velocity", {1})};
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
-  }
-
   Pendulum(const Config& /*config*/, const Physics& physics)
       : hinge_qpos_(physics.QposAddr("hinge")),
         hinge_dof_(physics.DofAddr("hinge")),
@@ -50,9 +45,6 @@ class Pendulum {
     return Tolerance(physics.data().xmat[9 * pole_ + 8],
                      {.lower = kCosineBound, .upper = 1});
   }
-
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
 
  private:
   // np.cos(np.deg2rad(8)).

@@ -74,11 +74,6 @@ class Quadruped {
     return keys;
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
-  }
-
   Quadruped(const Config& config, const Physics& physics)
       : desired_speed_(config.Get<double>("desired_speed")),
         fetch_(config.Get<bool>("fetch")),
@@ -233,9 +228,6 @@ class Quadruped {
                                            .value_at_margin = 0});
     return upright * (reach * (0.5 + 0.5 * fetch));
   }
-
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
 
  private:
   // Raises the torso from the floor in 1 cm steps (each a fresh reset) until

@@ -22,11 +22,6 @@ class Walker {
             Observation("height", {}), Observation("velocity", {m.nv})};
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
-  }
-
   Walker(const Config& config, const Physics& physics)
       : move_speed_(config.Get<double>("move_speed")),
         torso_(physics.Id(mjOBJ_BODY, "torso")),
@@ -67,9 +62,6 @@ class Walker {
                                          .value_at_margin = 0.5});
     return stand_reward * (5 * move_reward + 1) / 6;
   }
-
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
 
  private:
   static constexpr double kStandHeight = 1.2;
