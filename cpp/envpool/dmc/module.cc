@@ -1,29 +1,25 @@
 // The DeepMind Control Suite tasks, in their own extension module (it links
-// libmujoco, as envpool._mujoco does). One domain per file in dmc/.
+// libmujoco, as envpool._mujoco does). One domain per header in dmc/domains/,
+// each registered by its own generated translation unit (domains.cmake).
 #include <pybind11/pybind11.h>
 
-#include "envpool/dmc/register.h"
+#include "envpool/dmc/domain_list.h"
 #include "envpool/mujoco_runtime/py_mujoco_module.h"
 #include "envpool/numpy/py_numpy_parity.h"
-#include "envpool/python/py_env_pool.h"
+
+namespace envpool::dmc {
+
+#define ENVPOOL_DMC_DECLARE_REGISTER(Class) \
+  void Register##Class(pybind11::module_& m);
+ENVPOOL_DMC_DOMAINS(ENVPOOL_DMC_DECLARE_REGISTER)
+#undef ENVPOOL_DMC_DECLARE_REGISTER
+
+}  // namespace envpool::dmc
 
 PYBIND11_MODULE(_dmc, m) {
   envpool::mujoco_runtime::InitMujocoModule(m);
   envpool::python::RegisterNumpyParity(m);
-  namespace dmc = envpool::dmc;
-  dmc::RegisterAcrobot(m);
-  dmc::RegisterBallInCup(m);
-  dmc::RegisterCartpole(m);
-  dmc::RegisterCheetah(m);
-  dmc::RegisterFinger(m);
-  dmc::RegisterHopper(m);
-  dmc::RegisterWalker(m);
-  dmc::RegisterPendulum(m);
-  dmc::RegisterPointMass(m);
-  dmc::RegisterReacher(m);
-  dmc::RegisterFish(m);
-  dmc::RegisterSwimmer(m);
-  dmc::RegisterHumanoid(m);
-  dmc::RegisterManipulator(m);
-  dmc::RegisterQuadruped(m);
+#define ENVPOOL_DMC_REGISTER(Class) envpool::dmc::Register##Class(m);
+  ENVPOOL_DMC_DOMAINS(ENVPOOL_DMC_REGISTER)
+#undef ENVPOOL_DMC_REGISTER
 }

@@ -1,14 +1,14 @@
 // Fish (dm_control suite/fish.py): turn a fish upright, or swim its mouth to
 // a randomly placed target, in a gravity-free fluid.
+#ifndef ENVPOOL_DMC_DOMAINS_FISH_H_
+#define ENVPOOL_DMC_DOMAINS_FISH_H_
+
 #include <array>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::fish {
 
 constexpr std::array<const char*, 7> kJoints = {
     "tail1",          "tail_twist",   "tail2",        "finright_roll",
@@ -124,10 +124,6 @@ class Fish {
   std::array<int, kJoints.size()> qpos_{};
 };
 
-}  // namespace
+}  // namespace envpool::dmc::fish
 
-void RegisterFish(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Fish>>(m, "Fish");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_FISH_H_

@@ -1,14 +1,14 @@
 // Swimmer (dm_control suite/swimmer.py): an n-link planar swimmer reaching a
 // random target; the model with n links comes from envpool.dmc_tasks.
+#ifndef ENVPOOL_DMC_DOMAINS_SWIMMER_H_
+#define ENVPOOL_DMC_DOMAINS_SWIMMER_H_
+
 #include <array>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::swimmer {
 
 // The head's sensors (nose, target, axes, velocimeter, gyro) fill the first
 // 12 sensordata entries; each link adds a velocimeter and a gyro after them.
@@ -104,10 +104,6 @@ class Swimmer {
   int target_light_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::swimmer
 
-void RegisterSwimmer(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Swimmer>>(m, "Swimmer");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_SWIMMER_H_

@@ -1,14 +1,14 @@
 // Ball-in-Cup (dm_control suite/ball_in_cup.py): swing a ball on a string
 // into the cup it hangs from; reward 1 while the ball is in the cup.
+#ifndef ENVPOOL_DMC_DOMAINS_BALL_IN_CUP_H_
+#define ENVPOOL_DMC_DOMAINS_BALL_IN_CUP_H_
+
 #include <cmath>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::ball_in_cup {
 
 class BallInCup {
  public:
@@ -61,10 +61,6 @@ class BallInCup {
   int ball_geom_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::ball_in_cup
 
-void RegisterBallInCup(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<BallInCup>>(m, "BallInCup");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_BALL_IN_CUP_H_

@@ -1,6 +1,9 @@
 // Quadruped (dm_control suite/quadruped.py): a four-legged walker that moves
 // forward at a desired speed (walk, run) or, in an arena with walls, brings a
 // ball to the target at the centre (fetch).
+#ifndef ENVPOOL_DMC_DOMAINS_QUADRUPED_H_
+#define ENVPOOL_DMC_DOMAINS_QUADRUPED_H_
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -10,11 +13,8 @@
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::quadruped {
 
 // Sensor ids of the given types, in the model's order.
 std::vector<int> SensorsOfType(const mjModel& m,
@@ -274,10 +274,6 @@ class Quadruped {
   double ball_radius_ = 0;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::quadruped
 
-void RegisterQuadruped(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Quadruped>>(m, "Quadruped");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_QUADRUPED_H_

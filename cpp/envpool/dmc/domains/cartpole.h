@@ -1,15 +1,15 @@
 // Cartpole (dm_control suite/cartpole.py): swing up or balance one or more
 // poles on a cart; the model with n poles comes from envpool.dmc_tasks.
+#ifndef ENVPOOL_DMC_DOMAINS_CARTPOLE_H_
+#define ENVPOOL_DMC_DOMAINS_CARTPOLE_H_
+
 #include <cmath>
 #include <numbers>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::cartpole {
 
 class Cartpole {
  public:
@@ -111,10 +111,6 @@ class Cartpole {
   std::vector<double> upright_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::cartpole
 
-void RegisterCartpole(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Cartpole>>(m, "Cartpole");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_CARTPOLE_H_

@@ -1,13 +1,13 @@
 // Cheetah (dm_control suite/cheetah.py): a planar cheetah running forward as
 // fast as it can.
+#ifndef ENVPOOL_DMC_DOMAINS_CHEETAH_H_
+#define ENVPOOL_DMC_DOMAINS_CHEETAH_H_
+
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::cheetah {
 
 class Cheetah {
  public:
@@ -59,10 +59,6 @@ class Cheetah {
   int speed_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::cheetah
 
-void RegisterCheetah(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Cheetah>>(m, "Cheetah");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_CHEETAH_H_

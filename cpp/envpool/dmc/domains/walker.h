@@ -1,13 +1,13 @@
 // Walker (dm_control suite/walker.py): a planar biped that stands, walks or
 // runs at a target speed (move_speed 0 means stand).
+#ifndef ENVPOOL_DMC_DOMAINS_WALKER_H_
+#define ENVPOOL_DMC_DOMAINS_WALKER_H_
+
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::walker {
 
 class Walker {
  public:
@@ -70,10 +70,6 @@ class Walker {
   int speed_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::walker
 
-void RegisterWalker(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Walker>>(m, "Walker");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_WALKER_H_

@@ -1,14 +1,14 @@
 // Hopper (dm_control suite/hopper.py): a one-legged planar hopper that stands
 // upright or hops forward.
+#ifndef ENVPOOL_DMC_DOMAINS_HOPPER_H_
+#define ENVPOOL_DMC_DOMAINS_HOPPER_H_
+
 #include <cmath>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::hopper {
 
 class Hopper {
  public:
@@ -81,10 +81,6 @@ class Hopper {
   int touch_heel_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::hopper
 
-void RegisterHopper(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Hopper>>(m, "Hopper");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_HOPPER_H_

@@ -1,6 +1,9 @@
 // Finger (dm_control suite/finger.py): a two-link planar finger that spins a
 // hinged body (spin) or turns its tip onto a random target (turn_easy,
 // turn_hard, told apart by the target's radius).
+#ifndef ENVPOOL_DMC_DOMAINS_FINGER_H_
+#define ENVPOOL_DMC_DOMAINS_FINGER_H_
+
 #include <array>
 #include <cmath>
 #include <numbers>
@@ -8,11 +11,8 @@
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::finger {
 
 class Finger {
  public:
@@ -172,10 +172,6 @@ class Finger {
   int touchbottom_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::finger
 
-void RegisterFinger(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Finger>>(m, "Finger");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_FINGER_H_

@@ -1,16 +1,16 @@
 // Acrobot (dm_control suite/acrobot.py): swing a two-link arm, actuated at
 // the elbow only, so that its tip reaches a target above the shoulder.
+#ifndef ENVPOOL_DMC_DOMAINS_ACROBOT_H_
+#define ENVPOOL_DMC_DOMAINS_ACROBOT_H_
+
 #include <algorithm>
 #include <array>
 #include <numbers>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::acrobot {
 
 class Acrobot {
  public:
@@ -72,10 +72,6 @@ class Acrobot {
   int tip_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::acrobot
 
-void RegisterAcrobot(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Acrobot>>(m, "Acrobot");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_ACROBOT_H_

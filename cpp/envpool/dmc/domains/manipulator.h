@@ -1,6 +1,9 @@
 // Manipulator (dm_control suite/manipulator.py): a planar arm brings a ball or
 // a peg to a target, or inserts it into a cup or slot. The model, made by
 // envpool.dmc_tasks, holds only the task's props, which select the task.
+#ifndef ENVPOOL_DMC_DOMAINS_MANIPULATOR_H_
+#define ENVPOOL_DMC_DOMAINS_MANIPULATOR_H_
+
 #include <array>
 #include <cmath>
 #include <numbers>
@@ -8,11 +11,8 @@
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::manipulator {
 
 constexpr std::array<const char*, 8> kArmJoints = {
     "arm_root", "arm_shoulder", "arm_elbow", "arm_wrist",
@@ -262,10 +262,6 @@ class Manipulator {
   std::vector<int> sites_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::manipulator
 
-void RegisterManipulator(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Manipulator>>(m, "Manipulator");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_MANIPULATOR_H_

@@ -1,14 +1,14 @@
 // Humanoid (dm_control suite/humanoid.py): a 21-joint humanoid that stands,
 // walks or runs; pure_state observes the raw qpos/qvel instead of features.
+#ifndef ENVPOOL_DMC_DOMAINS_HUMANOID_H_
+#define ENVPOOL_DMC_DOMAINS_HUMANOID_H_
+
 #include <array>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::humanoid {
 
 constexpr double kStandHeight = 1.4;
 constexpr std::array<const char*, 4> kExtremities = {
@@ -126,10 +126,6 @@ class Humanoid {
   std::array<int, kExtremities.size()> extremities_{};
 };
 
-}  // namespace
+}  // namespace envpool::dmc::humanoid
 
-void RegisterHumanoid(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Humanoid>>(m, "Humanoid");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_HUMANOID_H_

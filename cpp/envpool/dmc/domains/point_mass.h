@@ -1,16 +1,16 @@
 // Point mass (dm_control suite/point_mass.py): push a planar point mass to a
 // target; "hard" mixes the two actuators' directions at random (wrap_prm).
+#ifndef ENVPOOL_DMC_DOMAINS_POINT_MASS_H_
+#define ENVPOOL_DMC_DOMAINS_POINT_MASS_H_
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::point_mass {
 
 class PointMass {
  public:
@@ -99,10 +99,6 @@ class PointMass {
   int target_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::point_mass
 
-void RegisterPointMass(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<PointMass>>(m, "PointMass");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_POINT_MASS_H_
