@@ -7,7 +7,7 @@ task)``, and both take the same random actions through a whole episode, to the
 time limit. Observations, rewards and discounts must be bit-identical and step
 types equal. dm_control computes exp, log1p, cosh and so on with numpy, whose own
 SIMD kernels differ from libm's in the last bit for a few to 30 percent of
-arguments; the DMC envs call numpy's kernels (cpp/envpool/dmc/numpy_math.h), and
+arguments; the DMC envs call numpy's kernels (cpp/envpool/numpy/ufuncs.h, linalg.h), and
 test_numpy_kernels_are_in_use checks that they were found.
 
 Frames (the ``pixels`` observation of from_pixels=True) are compared with

@@ -31,9 +31,9 @@
 #include "envpool/box2d/score_font.h"
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
-#include "envpool/core/numpy_random.h"
 #include "envpool/core/output.h"
 #include "envpool/core/rng.h"
+#include "envpool/numpy/random.h"
 
 namespace envpool::box2d {
 

@@ -8,11 +8,11 @@
 #include <numbers>
 #include <span>
 
-#include "envpool/classic_control/numpy_math.h"
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
 #include "envpool/core/rng.h"
+#include "envpool/numpy/scalar.h"
 
 namespace envpool::classic_control {
 

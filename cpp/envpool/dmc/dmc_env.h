@@ -1,18 +1,6 @@
 // A DeepMind Control Suite task as one envpool env: dm_control's
 // control.Environment (rl/control.py) around a Task that supplies the
-// episode's start, the observation and the reward.
-//
-// A Task class has:
-//   static Config Options();   // time_limit, control_timestep, task options
-//   static std::vector<ArraySpec> Observations(const mjModel&, const Config&);
-//   static std::vector<ArraySpec> TaskInfo(const mjModel&, const Config&);
-//   Task(const Config&, const Physics&);
-//   void Initialize(Physics&, Rng&);  // initialize_episode
-//   void Observe(const Physics&, Output&);  // get_observation, key by key
-//   double Reward(const Physics&);          // get_reward
-//   void WriteInfo(const Physics&, Output&, std::size_t first_index);
-// TaskInfo lists what the episode's start set outside qpos/qvel (a target's
-// position, ...), which the reset info carries so dm_control can replay it.
+// episode's start, the observation and the reward (its contract: task.h).
 #ifndef ENVPOOL_DMC_DMC_ENV_H_
 #define ENVPOOL_DMC_DMC_ENV_H_
 
@@ -33,8 +21,10 @@
 #include "envpool/dmc/physics.h"
 #include "envpool/dmc/randomizers.h"
 #include "envpool/dmc/rewards.h"
-#include "envpool/mujoco/egl_renderer.h"
-#include "envpool/mujoco/mujoco_sim.h"
+#include "envpool/dmc/task.h"
+#include "envpool/mujoco_runtime/action_spec.h"
+#include "envpool/mujoco_runtime/env_renderer.h"
+#include "envpool/mujoco_runtime/initial_state.h"
 
 namespace envpool::dmc {
 
@@ -56,20 +46,6 @@ inline int SubSteps(double control_timestep, double physics_timestep) {
   return static_cast<int>(std::nearbyint(ratio));
 }
 
-// The action array: one float64 per actuator, bounded by its ctrlrange
-// (unbounded where the actuator has no limit), as mujoco.action_spec.
-inline ArraySpec ActionSpec(const mjModel& model) {
-  std::vector<double> low(model.nu, -kInf);
-  std::vector<double> high(model.nu, kInf);
-  for (int i = 0; i < model.nu; ++i) {
-    if (model.actuator_ctrllimited[i] != 0) {
-      low[i] = model.actuator_ctrlrange[2 * i];
-      high[i] = model.actuator_ctrlrange[2 * i + 1];
-    }
-  }
-  return MakeArray<double>("action", {model.nu}, low, high);
-}
-
 inline ArraySpec Observation(const char* name,
                              std::vector<std::int64_t> shape) {
   return MakeArray<double>(name, std::move(shape), {-kInf}, {kInf});
@@ -87,6 +63,9 @@ inline void ObserveState(const Physics& physics, Output& out,
 
 template <typename Task>
 class DmcEnv {
+  // CheckTask's static_asserts name what Task lacks.
+  static constexpr bool kTaskChecked = CheckTask<Task>();
+
  public:
   using Action = std::span<const double>;
 
@@ -105,9 +84,8 @@ class DmcEnv {
 
   static EnvSpec Spec(const Config& config) {
     const Physics physics(ModelFile(config));
-    std::vector<ArraySpec> info = Task::TaskInfo(physics.model(), config);
-    info.push_back(MakeArray<double>("qpos0", {physics.model().nq}));
-    info.push_back(MakeArray<double>("qvel0", {physics.model().nv}));
+    std::vector<ArraySpec> info = TaskInfoOf<Task>(physics.model(), config);
+    mujoco_runtime::InitialState::AppendSpecs(physics.model(), info);
     std::vector<ArraySpec> keys;
     if (!config.Get<bool>("from_pixels") || !config.Get<bool>("pixels_only")) {
       keys = Task::Observations(physics.model(), config);
@@ -115,7 +93,9 @@ class DmcEnv {
     if (config.Get<bool>("from_pixels")) {
       keys.push_back(MakeArray<std::uint8_t>("pixels", RenderShape(config)));
     }
-    return {MakeDict("obs", std::move(keys)), ActionSpec(physics.model()),
+    return {MakeDict("obs", std::move(keys)),
+            mujoco_runtime::ActuatorActionSpec<double>(
+                physics.model(), mujoco_runtime::CtrlBounds::kWhereLimited),
             std::move(info)};
   }
 
@@ -127,12 +107,12 @@ class DmcEnv {
         step_limit_(StepLimit(config.Get<double>("time_limit"),
                               physics_.timestep() * n_sub_steps_)),
         frame_skip_(FrameSkip(config)),
-        qpos0_index_(Task::TaskInfo(physics_.model(), config).size()),
-        qpos0_(physics_.model().nq),
-        qvel0_(physics_.model().nv),
-        width_(static_cast<int>(config.Get<std::int64_t>("width"))),
-        height_(static_cast<int>(config.Get<std::int64_t>("height"))),
+        qpos0_index_(TaskInfoOf<Task>(physics_.model(), config).size()),
+        initial_state_(physics_.model()),
         camera_id_(static_cast<int>(config.Get<std::int64_t>("camera_id"))),
+        renderer_(static_cast<int>(config.Get<std::int64_t>("width")),
+                  static_cast<int>(config.Get<std::int64_t>("height")),
+                  {.camera_id = camera_id_}),
         from_pixels_(config.Get<bool>("from_pixels")),
         task_observed_(!from_pixels_ || !config.Get<bool>("pixels_only")),
         pixels_key_(task_observed_
@@ -154,18 +134,16 @@ class DmcEnv {
   void Reset(Rng& rng, Output& out) {
     physics_.Reset();
     task_.Initialize(physics_, rng);
-    const mjData& d = physics_.data();
-    std::copy_n(d.qpos, qpos0_.size(), qpos0_.begin());
-    std::copy_n(d.qvel, qvel0_.size(), qvel0_.begin());
+    initial_state_.Record(physics_.data());
     physics_.Reset();
-    std::ranges::copy(qpos0_, physics_.data().qpos);
-    std::ranges::copy(qvel0_, physics_.data().qvel);
+    initial_state_.Restore(physics_.data());
     physics_.AfterReset();
     step_count_ = 0;
     Observe(out);
-    task_.WriteInfo(physics_, out, 0);
-    std::ranges::copy(qpos0_, out.Info<double>(qpos0_index_).begin());
-    std::ranges::copy(qvel0_, out.Info<double>(qpos0_index_ + 1).begin());
+    if constexpr (WritesInfo<Task>) {
+      task_.WriteInfo(physics_, out, 0);
+    }
+    initial_state_.Write(out, qpos0_index_);
   }
 
   // control.Environment.step, `frame_skip` times with the same action
@@ -187,15 +165,11 @@ class DmcEnv {
   }
 
   static std::vector<std::int64_t> RenderShape(const Config& config) {
-    return mujoco::MujocoSim::RenderShape(config);
+    return mujoco_runtime::RenderShape(config);
   }
 
   void Render(std::span<std::uint8_t> rgb) {
-    if (renderer_ == nullptr) {
-      renderer_ = std::make_unique<mujoco::EglRenderer>(
-          width_, height_, mujoco::CameraConfig{.camera_id = camera_id_});
-    }
-    renderer_->Render(physics_.model(), physics_.data(), rgb);
+    renderer_.Render(physics_.model(), physics_.data(), rgb);
   }
 
  private:
@@ -245,16 +219,13 @@ class DmcEnv {
   double step_limit_;
   int frame_skip_;
   std::size_t qpos0_index_;
-  std::vector<double> qpos0_;
-  std::vector<double> qvel0_;
+  mujoco_runtime::InitialState initial_state_;
   std::int64_t step_count_ = 0;
-  int width_;
-  int height_;
   int camera_id_;
+  mujoco_runtime::EnvRenderer renderer_;
   bool from_pixels_;
   bool task_observed_;
   std::size_t pixels_key_;
-  std::unique_ptr<mujoco::EglRenderer> renderer_;
 };
 
 }  // namespace envpool::dmc

@@ -6,12 +6,9 @@
 
 #include <mujoco/mujoco.h>
 
-#include <cmath>
-#include <memory>
-#include <stdexcept>
 #include <string>
 
-#include "envpool/mujoco/mujoco_sim.h"
+#include "envpool/mujoco_runtime/model.h"
 
 namespace envpool::dmc {
 
@@ -20,38 +17,34 @@ class Physics {
   // Each env owns a copy of the model: tasks move targets in it, and
   // disabling actuation for a forward pass writes model->opt.
   explicit Physics(const std::string& model_file)
-      : model_(CopyModel(*mujoco::LoadModel(model_file)), &mj_deleteModel),
-        data_(mj_makeData(model_.get()), &mj_deleteData) {
-    if (data_ == nullptr) {
-      throw std::runtime_error("MuJoCo could not allocate its data");
-    }
-  }
+      : model_data_(model_file, mujoco_runtime::ModelUse::kOwnCopy) {}
 
-  mjModel& model() { return *model_; }
-  const mjModel& model() const { return *model_; }
-  mjData& data() { return *data_; }
-  const mjData& data() const { return *data_; }
-  double timestep() const { return model_->opt.timestep; }
+  mjModel& model() { return model_data_.own_model(); }
+  const mjModel& model() const { return model_data_.model(); }
+  mjData& data() { return model_data_.data(); }
+  const mjData& data() const { return model_data_.data(); }
+  double timestep() const { return model().opt.timestep; }
 
   // Physics.reset: mj_resetData, then a forward pass without actuation.
   void Reset() {
-    mj_resetData(model_.get(), data_.get());
+    mj_resetData(&model(), &data());
     AfterReset();
   }
 
   // Physics.after_reset: mj_forward with actuation disabled.
   void AfterReset() {
-    const int saved = model_->opt.disableflags;
-    model_->opt.disableflags = saved | mjDSBL_ACTUATION;
-    mj_forward(model_.get(), data_.get());
-    model_->opt.disableflags = saved;
+    mjModel& m = model();
+    const int saved = m.opt.disableflags;
+    m.opt.disableflags = saved | mjDSBL_ACTUATION;
+    mj_forward(&m, &data());
+    m.opt.disableflags = saved;
   }
 
   // Physics.step with legacy_step (dm_control's default): positions and
   // velocities stay up to date with the state after the last step.
   void Step(int n) {
-    mjModel* m = model_.get();
-    mjData* d = data_.get();
+    const mjModel* m = &model();
+    mjData* d = &data();
     if (m->opt.integrator != mjINT_RK4) {
       mj_step2(m, d);
       for (int i = 1; i < n; ++i) {
@@ -66,36 +59,22 @@ class Physics {
   }
 
   int Id(mjtObj type, const char* name) const {
-    const int id = mj_name2id(model_.get(), type, name);
-    if (id < 0) {
-      throw std::invalid_argument(std::string("the model has no ") +
-                                  mju_type2Str(type) + " '" + name + "'");
-    }
-    return id;
+    return model_data_.Id(type, name);
   }
   // Index of a joint's first qpos / qvel entry (named.data.qpos[joint]).
   int QposAddr(const char* joint) const {
-    return model_->jnt_qposadr[Id(mjOBJ_JOINT, joint)];
+    return model().jnt_qposadr[Id(mjOBJ_JOINT, joint)];
   }
   int DofAddr(const char* joint) const {
-    return model_->jnt_dofadr[Id(mjOBJ_JOINT, joint)];
+    return model().jnt_dofadr[Id(mjOBJ_JOINT, joint)];
   }
   // Index of a sensor's first value (named.data.sensordata[sensor]).
   int SensorAddr(const char* sensor) const {
-    return model_->sensor_adr[Id(mjOBJ_SENSOR, sensor)];
+    return model().sensor_adr[Id(mjOBJ_SENSOR, sensor)];
   }
 
  private:
-  static mjModel* CopyModel(const mjModel& model) {
-    mjModel* copy = mj_copyModel(nullptr, &model);
-    if (copy == nullptr) {
-      throw std::runtime_error("MuJoCo could not copy the model");
-    }
-    return copy;
-  }
-
-  std::unique_ptr<mjModel, decltype(&mj_deleteModel)> model_;
-  std::unique_ptr<mjData, decltype(&mj_deleteData)> data_;
+  mujoco_runtime::ModelData model_data_;
 };
 
 }  // namespace envpool::dmc

@@ -10,13 +10,14 @@
 #include "envpool/core/rng.h"
 #include "envpool/dmc/physics.h"
 #include "envpool/dmc/rewards.h"
+#include "envpool/numpy/linalg.h"
 
 namespace envpool::dmc {
 
 // A unit quaternion rotating by up to `limit` radians about a random axis.
 inline std::array<double, 4> RandomLimitedQuaternion(Rng& rng, double limit) {
   std::array<double, 3> axis{rng.Normal(), rng.Normal(), rng.Normal()};
-  const double norm = Norm(axis);
+  const double norm = NpNorm(axis);
   for (double& a : axis) {
     a /= norm;
   }
@@ -30,7 +31,7 @@ inline std::array<double, 4> RandomLimitedQuaternion(Rng& rng, double limit) {
 template <typename Draw>
 std::array<double, 4> RandomUnitQuaternion(Draw draw) {
   std::array<double, 4> quat{draw(), draw(), draw(), draw()};
-  const double norm = Norm(quat);
+  const double norm = NpNorm(quat);
   for (double& q : quat) {
     q /= norm;
   }

@@ -2,12 +2,10 @@
 // the suite's tasks apply, in numpy's order of operations.
 //
 // Sums and means follow numpy's pairwise order; dot products, norms, exp,
-// log, cosh and friends are numpy's own BLAS and kernels (numpy_math.h). So
+// log, cosh and friends are numpy's own BLAS and kernels (envpool/numpy/). So
 // rewards are equal to dm_control's bit for bit.
 #ifndef ENVPOOL_DMC_REWARDS_H_
 #define ENVPOOL_DMC_REWARDS_H_
-
-#include <math.h>
 
 #include <algorithm>
 #include <cmath>
@@ -18,8 +16,10 @@
 #include <span>
 #include <stdexcept>
 
-#include "envpool/dmc/numpy_math.h"
-#include "envpool/mujoco/numpy_sum.h"
+#include "envpool/numpy/linalg.h"
+#include "envpool/numpy/scalar.h"
+#include "envpool/numpy/sum.h"
+#include "envpool/numpy/ufuncs.h"
 
 namespace envpool::dmc {
 
@@ -46,9 +46,7 @@ inline double Square(double x, Operand operand) {
   if (operand == Operand::kArrayElement) {
     return x * x;
   }
-  // Through a volatile pointer, or the compiler turns pow(x, 2) into x * x.
-  static double (*volatile const pow_of)(double, double) = &::pow;
-  return pow_of(x, 2.0);
+  return LibmPow(x, 2.0);
 }
 
 // rewards._sigmoids for one value: 1 at x == 0, `value_at_1` at |x| == 1.
@@ -121,29 +119,10 @@ inline double Tolerance(double x, const ToleranceArgs& args,
 // np.mean of tolerance(x) over a short array.
 inline double MeanTolerance(std::span<const double> x,
                             const ToleranceArgs& args) {
-  const double sum = mujoco::NumpySum(x.data(), x.size(), [&](double v) {
+  const double sum = NumpySum(x.data(), x.size(), [&](double v) {
     return Tolerance(v, args, Operand::kArrayElement);
   });
   return sum / static_cast<double>(x.size());
-}
-
-// np.mean of a short array.
-inline double Mean(std::span<const double> x) {
-  return mujoco::NumpySum(x.data(), x.size(), [](double v) { return v; }) /
-         static_cast<double>(x.size());
-}
-
-// x.dot(y) of short vectors, as numpy computes it (its BLAS's ddot).
-inline double Dot(std::span<const double> x, std::span<const double> y) {
-  return NumpyMath::Get().Dot(x.data(), y.data(), x.size());
-}
-
-// np.linalg.norm of a short vector: the square root of x.dot(x).
-inline double Norm(std::span<const double> x) { return std::sqrt(Dot(x, x)); }
-
-// v.dot(m.reshape(3, 3)) for a row-major 3x3 matrix m.
-inline void VecMat3(const double* v, const double* m, double* out) {
-  NumpyMath::Get().VecMat3(v, m, out);
 }
 
 }  // namespace envpool::dmc

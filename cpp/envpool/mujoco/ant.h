@@ -9,7 +9,8 @@
 #include <vector>
 
 #include "envpool/mujoco/mujoco_sim.h"
-#include "envpool/mujoco/numpy_sum.h"
+#include "envpool/numpy/linalg.h"
+#include "envpool/numpy/sum.h"
 
 namespace envpool::mujoco {
 
@@ -164,7 +165,7 @@ class Ant : public MujocoTask {
     const auto qpos = sim_.qpos();
     SetInfo(out, kXPosition, qpos[0]);
     SetInfo(out, kYPosition, qpos[1]);
-    SetInfo(out, kDistanceFromOrigin, Norm(qpos.first(2)));
+    SetInfo(out, kDistanceFromOrigin, NormUnfused(qpos.first(2)));
   }
 
   void Write(Output& out) {

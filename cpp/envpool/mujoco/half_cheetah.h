@@ -4,7 +4,7 @@
 #define ENVPOOL_MUJOCO_HALF_CHEETAH_H_
 
 #include "envpool/mujoco/mujoco_sim.h"
-#include "envpool/mujoco/numpy_sum.h"
+#include "envpool/numpy/sum.h"
 
 namespace envpool::mujoco {
 

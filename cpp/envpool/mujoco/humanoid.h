@@ -10,7 +10,8 @@
 #include <vector>
 
 #include "envpool/mujoco/mujoco_sim.h"
-#include "envpool/mujoco/numpy_sum.h"
+#include "envpool/numpy/linalg.h"
+#include "envpool/numpy/sum.h"
 
 namespace envpool::mujoco {
 
@@ -226,7 +227,7 @@ class Humanoid : public HumanoidBody {
     const auto qpos = sim_.qpos();
     SetInfo(out, kXPosition, qpos[0]);
     SetInfo(out, kYPosition, qpos[1]);
-    SetInfo(out, kDistanceFromOrigin, Norm(qpos.first(2)));
+    SetInfo(out, kDistanceFromOrigin, NormUnfused(qpos.first(2)));
     WriteTendons(out, kTendonLength);
   }
 

@@ -6,8 +6,8 @@
 
 #include <cmath>
 
-#include "envpool/classic_control/numpy_math.h"
 #include "envpool/mujoco/mujoco_sim.h"
+#include "envpool/numpy/scalar.h"
 
 namespace envpool::mujoco {
 
@@ -100,7 +100,6 @@ class InvertedDoublePendulum : public MujocoTask {
     const double v2 = sim_.qvel()[2];
     // `x ** 2` on numpy float64 scalars is libm's pow, which differs from
     // x * x in the last bit for about one input in 2000.
-    using classic_control::LibmPow;
     const double dist_penalty = 0.01 * LibmPow(x, 2.0) + LibmPow(y - 2, 2.0);
     const double vel_penalty =
         0.001 * LibmPow(v1, 2.0) + 0.005 * LibmPow(v2, 2.0);

@@ -6,14 +6,14 @@
 #include "envpool/mujoco/half_cheetah.h"
 #include "envpool/mujoco/humanoid.h"
 #include "envpool/mujoco/inverted_pendulum.h"
-#include "envpool/mujoco/mujoco_module.h"
 #include "envpool/mujoco/planar_walker.h"
 #include "envpool/mujoco/reacher.h"
 #include "envpool/mujoco/swimmer.h"
+#include "envpool/mujoco_runtime/py_mujoco_module.h"
 #include "envpool/python/py_env_pool.h"
 
 PYBIND11_MODULE(_mujoco, m) {
-  envpool::mujoco::InitMujocoModule(m);
+  envpool::mujoco_runtime::InitMujocoModule(m);
   using envpool::python::RegisterEnv;
   namespace mj = envpool::mujoco;
   RegisterEnv<mj::Ant>(m, "Ant");

@@ -12,13 +12,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -26,22 +23,19 @@
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
 #include "envpool/core/rng.h"
-#include "envpool/mujoco/egl_renderer.h"
+#include "envpool/mujoco_runtime/action_spec.h"
+#include "envpool/mujoco_runtime/egl_renderer.h"
+#include "envpool/mujoco_runtime/env_renderer.h"
+#include "envpool/mujoco_runtime/initial_state.h"
+#include "envpool/mujoco_runtime/model.h"
 
 namespace envpool::mujoco {
+
+using mujoco_runtime::CameraConfig;
 
 // np.clip on a float: max then min, so NaN passes through.
 inline double Clip(double x, double low, double high) {
   return std::min(std::max(x, low), high);
-}
-
-// np.linalg.norm of a short vector: sqrt of the dot product.
-inline double Norm(std::span<const double> x) {
-  double dot = 0.0;
-  for (double v : x) {
-    dot += v * v;
-  }
-  return std::sqrt(dot);
 }
 
 // gymnasium's expand_model_path: a name not starting with '.', '/' or '~' is
@@ -69,36 +63,14 @@ inline std::string ResolveModelPath(const std::string& xml_file,
   return path;
 }
 
-// Models compiled once per file (and per version of it) and shared read-only
-// by every env: mj_step never writes to the model.
-inline std::shared_ptr<const mjModel> LoadModel(const std::string& path) {
-  using Key = std::tuple<std::string, std::int64_t, std::int64_t>;
-  static std::mutex mutex;
-  static std::map<Key, std::shared_ptr<const mjModel>> cache;
-  struct stat info{};
-  if (stat(path.c_str(), &info) != 0) {
-    throw std::invalid_argument("model file " + path + " does not exist");
-  }
-  const Key key{path, static_cast<std::int64_t>(info.st_mtime),
-                static_cast<std::int64_t>(info.st_size)};
-  const std::lock_guard lock(mutex);
-  if (auto it = cache.find(key); it != cache.end()) {
-    return it->second;
-  }
-  char error[1000] = "";
-  mjModel* model = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
-  if (model == nullptr) {
-    throw std::invalid_argument("MuJoCo could not load " + path + ": " + error);
-  }
-  std::shared_ptr<const mjModel> shared(
-      model, [](const mjModel* m) { mj_deleteModel(const_cast<mjModel*>(m)); });
-  cache.emplace(key, shared);
-  return shared;
+// The model file the options name.
+inline std::string ModelPath(const Config& config) {
+  return ResolveModelPath(config.Get<std::string>("xml_file"),
+                          config.Get<std::string>("assets_dir"));
 }
 
 inline std::shared_ptr<const mjModel> LoadModel(const Config& config) {
-  return LoadModel(ResolveModelPath(config.Get<std::string>("xml_file"),
-                                    config.Get<std::string>("assets_dir")));
+  return mujoco_runtime::LoadModel(ModelPath(config));
 }
 
 // The options every MuJoCo task has, followed by the task's own. The camera
@@ -133,15 +105,8 @@ inline std::pair<double, double> RangeOption(const Config& config,
 
 // The action array: one float32 per actuator, bounded by its ctrlrange.
 inline ArraySpec ActionSpec(const mjModel& model) {
-  std::vector<double> low(model.nu);
-  std::vector<double> high(model.nu);
-  for (int i = 0; i < model.nu; ++i) {
-    const mjtNum* range =
-        model.actuator_ctrlrange + 2 * static_cast<std::ptrdiff_t>(i);
-    low[i] = static_cast<float>(range[0]);
-    high[i] = static_cast<float>(range[1]);
-  }
-  return MakeArray<float>("action", {model.nu}, low, high);
+  return mujoco_runtime::ActuatorActionSpec<float>(
+      model, mujoco_runtime::CtrlBounds::kCtrlRange);
 }
 
 inline ArraySpec ObsSpec(std::int64_t size) {
@@ -160,8 +125,7 @@ inline std::vector<ArraySpec> InfoSpecs(
   for (auto& array : more) {
     info.push_back(std::move(array));
   }
-  info.push_back(MakeArray<double>("qpos0", {model.nq}));
-  info.push_back(MakeArray<double>("qvel0", {model.nv}));
+  mujoco_runtime::InitialState::AppendSpecs(model, info);
   return info;
 }
 
@@ -170,60 +134,55 @@ class MujocoSim {
   using Action = std::span<const float>;
 
   explicit MujocoSim(const Config& config)
-      : model_(LoadModel(config)),
-        data_(mj_makeData(model_.get()), &mj_deleteData),
+      : model_data_(ModelPath(config), mujoco_runtime::ModelUse::kShared),
         frame_skip_(static_cast<int>(config.Get<std::int64_t>("frame_skip"))),
-        dt_(model_->opt.timestep * static_cast<double>(frame_skip_)),
-        init_qpos_(data_->qpos, data_->qpos + model_->nq),
-        init_qvel_(data_->qvel, data_->qvel + model_->nv),
-        qpos0_(model_->nq),
-        qvel0_(model_->nv),
-        width_(static_cast<int>(config.Get<std::int64_t>("width"))),
-        height_(static_cast<int>(config.Get<std::int64_t>("height"))),
-        camera_{config.Get<double>("camera_distance"),
-                config.Get<double>("camera_elevation"),
-                config.Get<std::vector<double>>("camera_lookat")} {
-    if (data_ == nullptr) {
-      throw std::runtime_error("MuJoCo could not allocate its data");
-    }
+        dt_(model().opt.timestep * static_cast<double>(frame_skip_)),
+        init_qpos_(data().qpos, data().qpos + model().nq),
+        init_qvel_(data().qvel, data().qvel + model().nv),
+        initial_state_(model()),
+        renderer_(static_cast<int>(config.Get<std::int64_t>("width")),
+                  static_cast<int>(config.Get<std::int64_t>("height")),
+                  {config.Get<double>("camera_distance"),
+                   config.Get<double>("camera_elevation"),
+                   config.Get<std::vector<double>>("camera_lookat")}) {
     if (frame_skip_ < 1) {
       throw std::invalid_argument("option 'frame_skip' must be >= 1, got " +
                                   std::to_string(frame_skip_));
     }
   }
 
-  const mjModel& model() const { return *model_; }
-  mjData& data() { return *data_; }
-  const mjData& data() const { return *data_; }
+  const mjModel& model() const { return model_data_.model(); }
+  mjData& data() { return model_data_.data(); }
+  const mjData& data() const { return model_data_.data(); }
   double dt() const { return dt_; }
   std::span<const double> init_qpos() const { return init_qpos_; }
   std::span<const double> init_qvel() const { return init_qvel_; }
   std::span<double> init_qpos_mutable() { return init_qpos_; }
-  std::span<const double> qpos() const { return {data_->qpos, nq()}; }
-  std::span<const double> qvel() const { return {data_->qvel, nv()}; }
-  std::size_t nq() const { return static_cast<std::size_t>(model_->nq); }
-  std::size_t nv() const { return static_cast<std::size_t>(model_->nv); }
+  std::span<const double> qpos() const { return {data().qpos, nq()}; }
+  std::span<const double> qvel() const { return {data().qvel, nv()}; }
+  std::size_t nq() const { return static_cast<std::size_t>(model().nq); }
+  std::size_t nv() const { return static_cast<std::size_t>(model().nv); }
 
   // mj_resetData, as MujocoEnv.reset does before the task draws its state.
-  void ResetData() { mj_resetData(model_.get(), data_.get()); }
+  void ResetData() { mj_resetData(&model(), &data()); }
 
   // MujocoEnv.set_state: the episode starts at (qpos, qvel).
   void SetState(std::span<const double> qpos, std::span<const double> qvel) {
-    std::copy(qpos.begin(), qpos.end(), data_->qpos);
-    std::copy(qvel.begin(), qvel.end(), data_->qvel);
-    std::copy(qpos.begin(), qpos.end(), qpos0_.begin());
-    std::copy(qvel.begin(), qvel.end(), qvel0_.begin());
-    mj_forward(model_.get(), data_.get());
+    initial_state_.Record(qpos, qvel);
+    initial_state_.Restore(data());
+    mj_forward(&model(), &data());
   }
 
   // MujocoEnv.do_simulation: ctrl = action (float32 widened), frame_skip
   // mj_steps, then the post-constraint pass that fills cfrc_ext.
   void DoSimulation(Action action) {
-    std::copy(action.begin(), action.end(), data_->ctrl);
+    const mjModel* m = &model();
+    mjData* d = &data();
+    std::copy(action.begin(), action.end(), d->ctrl);
     for (int i = 0; i < frame_skip_; ++i) {
-      mj_step(model_.get(), data_.get());
+      mj_step(m, d);
     }
-    mj_rnePostConstraint(model_.get(), data_.get());
+    mj_rnePostConstraint(m, d);
   }
 
   // The usual reset_model: qpos = init_qpos + U(-scale, scale); qvel =
@@ -242,58 +201,32 @@ class MujocoSim {
   }
 
   int BodyId(const char* name) const {
-    const int id = mj_name2id(model_.get(), mjOBJ_BODY, name);
-    if (id < 0) {
-      throw std::invalid_argument(std::string("the model has no body '") +
-                                  name + "'");
-    }
-    return id;
+    return model_data_.Id(mjOBJ_BODY, name);
   }
 
   // data.body(id).xpos
   std::span<const double, 3> BodyPos(int id) const {
     return std::span<const double, 3>(
-        data_->xpos + 3 * static_cast<std::ptrdiff_t>(id), 3);
-  }
-
-  // {height, width, 3}: the frames Render draws.
-  static std::vector<std::int64_t> RenderShape(const Config& config) {
-    const auto width = config.Get<std::int64_t>("width");
-    const auto height = config.Get<std::int64_t>("height");
-    if (width < 1 || height < 1 || width > 8192 || height > 8192) {
-      throw std::invalid_argument(
-          "options 'width' and 'height' must be in [1, 8192], got " +
-          std::to_string(width) + " x " + std::to_string(height));
-    }
-    return {height, width, 3};
+        data().xpos + 3 * static_cast<std::ptrdiff_t>(id), 3);
   }
 
   void Render(std::span<std::uint8_t> rgb) {
-    if (renderer_ == nullptr) {
-      renderer_ = std::make_unique<EglRenderer>(width_, height_, camera_);
-    }
-    renderer_->Render(*model_, *data_, rgb);
+    renderer_.Render(model(), data(), rgb);
   }
 
   // Writes the episode's initial state into the last two info arrays.
   void WriteInitialState(Output& out, std::size_t qpos0_index) const {
-    std::ranges::copy(qpos0_, out.Info<double>(qpos0_index).begin());
-    std::ranges::copy(qvel0_, out.Info<double>(qpos0_index + 1).begin());
+    initial_state_.Write(out, qpos0_index);
   }
 
  private:
-  std::shared_ptr<const mjModel> model_;
-  std::unique_ptr<mjData, decltype(&mj_deleteData)> data_;
+  mujoco_runtime::ModelData model_data_;
   int frame_skip_;
   double dt_;
   std::vector<double> init_qpos_;
   std::vector<double> init_qvel_;
-  std::vector<double> qpos0_;
-  std::vector<double> qvel0_;
-  int width_;
-  int height_;
-  CameraConfig camera_;
-  std::unique_ptr<EglRenderer> renderer_;
+  mujoco_runtime::InitialState initial_state_;
+  mujoco_runtime::EnvRenderer renderer_;
 };
 
 // What every MuJoCo task shares: its simulation, its action type (one
@@ -303,7 +236,7 @@ class MujocoTask {
   using Action = MujocoSim::Action;
 
   static std::vector<std::int64_t> RenderShape(const Config& config) {
-    return MujocoSim::RenderShape(config);
+    return mujoco_runtime::RenderShape(config);
   }
   void Render(std::span<std::uint8_t> rgb) { sim_.Render(rgb); }
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "envpool/mujoco/mujoco_sim.h"
-#include "envpool/mujoco/numpy_sum.h"
+#include "envpool/numpy/sum.h"
 
 namespace envpool::mujoco {
 

@@ -9,7 +9,8 @@
 #include <vector>
 
 #include "envpool/mujoco/mujoco_sim.h"
-#include "envpool/mujoco/numpy_sum.h"
+#include "envpool/numpy/linalg.h"
+#include "envpool/numpy/sum.h"
 
 namespace envpool::mujoco {
 
@@ -57,7 +58,7 @@ class Reacher : public MujocoTask {
     do {
       gx = rng.Uniform(-0.2, 0.2);
       gy = rng.Uniform(-0.2, 0.2);
-    } while (!(Norm(std::array{gx, gy}) < 0.2));
+    } while (!(NormUnfused(std::array{gx, gy}) < 0.2));
     qpos[2] = gx;
     qpos[3] = gy;
     std::vector<double> qvel(sim_.nv());
@@ -74,7 +75,7 @@ class Reacher : public MujocoTask {
     sim_.DoSimulation(action);
     const auto vec =
         Difference(sim_.BodyPos(fingertip_), sim_.BodyPos(target_));
-    const double reward_dist = -Norm(vec) * reward_dist_weight_;
+    const double reward_dist = -NormUnfused(vec) * reward_dist_weight_;
     const float reward_ctrl = -ControlCost(reward_control_weight_, action);
     out.reward = reward_dist + static_cast<double>(reward_ctrl);
     SetInfo(out, kRewardDist, reward_dist);
@@ -145,7 +146,7 @@ class Pusher : public MujocoTask {
     do {
       cx = rng.Uniform(-0.3, 0.0);
       cy = rng.Uniform(-0.2, 0.2);
-    } while (!(Norm(std::array{cx, cy}) > 0.17));
+    } while (!(NormUnfused(std::array{cx, cy}) > 0.17));
     // gymnasium writes into init_qpos itself (qpos = self.init_qpos).
     const auto qpos = sim_.init_qpos_mutable();
     const std::size_t nq = qpos.size();
@@ -168,10 +169,11 @@ class Pusher : public MujocoTask {
     sim_.DoSimulation(action);
     const auto object = sim_.BodyPos(object_);
     const double reward_near =
-        -Norm(Difference(object, sim_.BodyPos(tips_arm_))) *
+        -NormUnfused(Difference(object, sim_.BodyPos(tips_arm_))) *
         reward_near_weight_;
     const double reward_dist =
-        -Norm(Difference(object, sim_.BodyPos(goal_))) * reward_dist_weight_;
+        -NormUnfused(Difference(object, sim_.BodyPos(goal_))) *
+        reward_dist_weight_;
     const float reward_ctrl = -ControlCost(reward_control_weight_, action);
     out.reward = reward_dist + static_cast<double>(reward_ctrl) + reward_near;
     SetInfo(out, kRewardDist, reward_dist);

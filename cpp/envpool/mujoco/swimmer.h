@@ -4,7 +4,8 @@
 #define ENVPOOL_MUJOCO_SWIMMER_H_
 
 #include "envpool/mujoco/mujoco_sim.h"
-#include "envpool/mujoco/numpy_sum.h"
+#include "envpool/numpy/linalg.h"
+#include "envpool/numpy/sum.h"
 
 namespace envpool::mujoco {
 
@@ -76,7 +77,7 @@ class Swimmer : public MujocoTask {
   void WritePosition(Output& out) const {
     SetInfo(out, kXPosition, sim_.qpos()[0]);
     SetInfo(out, kYPosition, sim_.qpos()[1]);
-    SetInfo(out, kDistanceFromOrigin, Norm(sim_.qpos().first(2)));
+    SetInfo(out, kDistanceFromOrigin, NormUnfused(sim_.qpos().first(2)));
   }
 
   void Write(Output& out) {

@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-#include "envpool/core/numpy_random.h"
+#include "envpool/numpy/random.h"
 
 namespace envpool::python {
 

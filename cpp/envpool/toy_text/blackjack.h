@@ -17,9 +17,9 @@
 
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
-#include "envpool/core/numpy_random.h"
 #include "envpool/core/output.h"
 #include "envpool/core/rng.h"
+#include "envpool/numpy/random.h"
 
 namespace envpool::toy_text {
 

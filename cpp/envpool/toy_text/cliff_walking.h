@@ -12,9 +12,9 @@
 
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
-#include "envpool/core/numpy_random.h"
 #include "envpool/core/output.h"
 #include "envpool/core/rng.h"
+#include "envpool/numpy/random.h"
 #include "envpool/toy_text/tabular.h"
 
 namespace envpool::toy_text {

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "envpool/core/numpy_random.h"
+#include "envpool/numpy/random.h"
 
 namespace envpool::toy_text {
 

@@ -16,7 +16,6 @@ any episode can be replayed in dm_control.
 from __future__ import annotations
 
 import atexit
-import ctypes
 import hashlib
 import importlib
 import importlib.util
@@ -30,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool import mujoco_runtime
+from envpool import mujoco_runtime, numpy_parity
 from envpool.registry import TaskSpec, register_family, task
 
 DM_CONTROL_VERSION = "1.0.50"
@@ -365,129 +364,6 @@ def start_dm_control_episode(env: Any, info: Mapping[str, Any], index: int = 0) 
     return dm_env.restart(observation)
 
 
-# numpy's PyUFuncObject, whose leading fields are stable public ABI in numpy 1.x and 2.x:
-# PyObject_HEAD; int nin, nout, nargs, identity; functions; data; int ntypes, reserved1;
-# const char *name; const char *types.
-_UFUNC_FUNCTIONS = 2 * ctypes.sizeof(ctypes.c_void_p) + 4 * ctypes.sizeof(ctypes.c_int)
-_UFUNC_DATA = _UFUNC_FUNCTIONS + ctypes.sizeof(ctypes.c_void_p)
-_UFUNC_NTYPES = _UFUNC_DATA + ctypes.sizeof(ctypes.c_void_p)
-_UFUNC_NAME = _UFUNC_NTYPES + 2 * ctypes.sizeof(ctypes.c_int)
-_UFUNC_TYPES = _UFUNC_NAME + ctypes.sizeof(ctypes.c_void_p)
-_NPY_DOUBLE = np.dtype(np.float64).num
-_UFUNC_LOOP = ctypes.CFUNCTYPE(
-    None,
-    ctypes.POINTER(ctypes.c_void_p),
-    ctypes.POINTER(ctypes.c_ssize_t),
-    ctypes.POINTER(ctypes.c_ssize_t),
-    ctypes.c_void_p,
-)
-
-
-def _float64_loop(ufunc: np.ufunc) -> tuple[int, int] | None:
-    """The address of `ufunc`'s float64 -> float64 inner loop and its data, or None
-    where the ufunc object does not look as expected (the C++ then uses libm)."""
-
-    def pointer(offset: int) -> int:
-        return ctypes.c_void_p.from_address(id(ufunc) + offset).value or 0
-
-    ntypes = ctypes.c_int.from_address(id(ufunc) + _UFUNC_NTYPES).value
-    name = pointer(_UFUNC_NAME)
-    if ntypes != ufunc.ntypes or not name or ctypes.string_at(name).decode() != ufunc.__name__:
-        return None
-    functions, data, types = pointer(_UFUNC_FUNCTIONS), pointer(_UFUNC_DATA), pointer(_UFUNC_TYPES)
-    for i in range(ntypes):
-        signature = ctypes.string_at(types + i * ufunc.nargs, ufunc.nargs)
-        if all(t == _NPY_DOUBLE for t in signature):
-            loop = ctypes.c_void_p.from_address(functions + i * ctypes.sizeof(ctypes.c_void_p))
-            extra = ctypes.c_void_p.from_address(data + i * ctypes.sizeof(ctypes.c_void_p))
-            found = (loop.value or 0, extra.value or 0)
-            return found if found[0] and _loop_agrees(ufunc, found) else None
-    return None
-
-
-def _loop_agrees(ufunc: np.ufunc, found: tuple[int, int]) -> bool:
-    """Whether the loop gives the ufunc's own results on a few arguments."""
-    loop = _UFUNC_LOOP(found[0])
-    checked = 0
-    for x in (0.25, 0.5, 0.9375, 1.5, 3.0):  # in the domain of each of the functions
-        with np.errstate(all="ignore"):
-            expected = float(ufunc(np.float64(x)))
-        if np.isnan(expected):
-            continue
-        given, out = ctypes.c_double(x), ctypes.c_double()
-        args = (ctypes.c_void_p * 2)(ctypes.addressof(given), ctypes.addressof(out))
-        size = (ctypes.c_ssize_t * 1)(1)
-        steps = (ctypes.c_ssize_t * 2)(8, 8)
-        loop(args, size, steps, found[1])
-        if out.value != expected:
-            return False
-        checked += 1
-    return checked >= 2
-
-
-def _numpy_blas() -> tuple[int, int, bool] | None:
-    """The addresses of cblas_ddot and cblas_dgemv in the BLAS numpy has loaded, and
-    whether they take 64-bit integers; None where none is found or they do not give
-    numpy's own results (the C++ then uses FMA chains)."""
-    try:
-        with open("/proc/self/maps") as maps:
-            paths = {
-                fields[-1]
-                for fields in map(str.split, maps)
-                if len(fields) >= 6 and "blas" in os.path.basename(fields[-1]).lower()
-            }
-    except OSError:
-        return None
-    # numpy's own copy (numpy.libs beside the package) before any other BLAS loaded
-    # by the process (scipy's, torch's): numpy's results decide which one is used.
-    numpy_libs = os.path.dirname(os.path.dirname(np.__file__))
-    for path in sorted(paths, key=lambda p: not p.startswith(os.path.join(numpy_libs, "numpy"))):
-        library = ctypes.CDLL(path)
-        for prefix, suffix in (("scipy_cblas_", "64_"), ("cblas_", "64_"), ("cblas_", "")):
-            ddot = getattr(library, f"{prefix}ddot{suffix}", None)
-            dgemv = getattr(library, f"{prefix}dgemv{suffix}", None)
-            if ddot is None or dgemv is None:
-                continue
-            integer = ctypes.c_int64 if suffix == "64_" else ctypes.c_int32
-            if _blas_agrees(ddot, dgemv, integer):
-                address = ctypes.cast(ddot, ctypes.c_void_p).value or 0
-                return address, ctypes.cast(dgemv, ctypes.c_void_p).value or 0, suffix == "64_"
-    return None
-
-
-def _blas_agrees(ddot: Any, dgemv: Any, integer: Any) -> bool:
-    """Whether ddot and dgemv give np.linalg.norm's and v.dot(m)'s results."""
-    pointer = ctypes.POINTER(ctypes.c_double)
-    ddot.restype, dgemv.restype = ctypes.c_double, None
-    ddot.argtypes = [integer, pointer, integer, pointer, integer]
-    dgemv.argtypes = [
-        ctypes.c_int,
-        ctypes.c_int,
-        integer,
-        integer,
-        ctypes.c_double,
-        pointer,
-        integer,
-        pointer,
-        integer,
-        ctypes.c_double,
-        pointer,
-        integer,
-    ]
-    rng = np.random.default_rng(0)
-    for _ in range(64):
-        x = rng.normal(size=3)
-        m = rng.normal(size=(3, 3))
-        out = np.zeros(3)
-        data = [a.ctypes.data_as(pointer) for a in (x, m, out)]
-        if np.sqrt(ddot(3, data[0], 1, data[0], 1)) != np.linalg.norm(x):
-            return False
-        dgemv(101, 112, 3, 3, 1.0, data[1], 3, data[0], 1, 0.0, data[2], 1)  # row-major, trans
-        if not np.array_equal(out, x.dot(m)):
-            return False
-    return True
-
-
 _numpy_loops_installed = False
 NUMPY_LOOPS: list[str] = []
 """The numpy functions whose own float64 kernels the DMC envs call (all of
@@ -502,15 +378,7 @@ def _load_library() -> None:
     mujoco_runtime.load_library()
     module = importlib.import_module(_DMC)
     if not _numpy_loops_installed:
-        for name in module.NUMPY_FUNCTIONS:
-            found = _float64_loop(getattr(np, name))
-            if found is not None:
-                module.set_numpy_loop(name, *found)
-                NUMPY_LOOPS.append(name)
-        blas = _numpy_blas()
-        if blas is not None:
-            module.set_numpy_blas(*blas)
-            NUMPY_LOOPS.append("blas")
+        NUMPY_LOOPS.extend(numpy_parity.install(module))
         _numpy_loops_installed = True
 
 

@@ -3,8 +3,8 @@
 // libEGL is opened at run time, so envpool neither links nor needs it until
 // a frame is asked for; without it, Render raises an error naming what to
 // install.
-#ifndef ENVPOOL_MUJOCO_EGL_RENDERER_H_
-#define ENVPOOL_MUJOCO_EGL_RENDERER_H_
+#ifndef ENVPOOL_MUJOCO_RUNTIME_EGL_RENDERER_H_
+#define ENVPOOL_MUJOCO_RUNTIME_EGL_RENDERER_H_
 
 #include <dlfcn.h>
 #include <mujoco/mujoco.h>
@@ -23,7 +23,7 @@
 #include <thread>
 #include <vector>
 
-namespace envpool::mujoco {
+namespace envpool::mujoco_runtime {
 
 // The few EGL 1.5 names used here (the values are fixed by the EGL spec), so
 // that building envpool needs no EGL headers.
@@ -384,6 +384,6 @@ class EglRenderer {
   std::vector<std::uint8_t> pixels_;
 };
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::mujoco_runtime
 
-#endif  // ENVPOOL_MUJOCO_EGL_RENDERER_H_
+#endif  // ENVPOOL_MUJOCO_RUNTIME_EGL_RENDERER_H_

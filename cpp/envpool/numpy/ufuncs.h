@@ -1,20 +1,16 @@
-// numpy's own float64 kernels for the transcendental functions dm_control's
-// tasks apply (np.exp in rewards.tolerance, np.log1p on touch sensors, ...).
+// numpy's own float64 kernels for the transcendental functions the envs
+// apply (np.exp in dm_control's rewards.tolerance, np.log1p on touch sensors,
+// ...).
 //
 // numpy computes these with its own SIMD code where the CPU has it (AVX512F
 // and SVML on x86-64), whose results differ from libm's in the last bit for a
 // few to 30 percent of arguments. So that rewards and observations are bit
-// for bit dm_control's, envpool.dmc_tasks reads the address of each ufunc's
-// float64 inner loop from the numpy that is loaded, and the envs call that
-// loop on one element (each result depends on its own element only). Until it
-// has done so, or where a loop cannot be found, libm stands in.
-//
-// Likewise numpy takes x.dot(y), np.linalg.norm and vector-matrix products
-// from the BLAS it ships (OpenBLAS), whose kernels round differently from one
-// OpenBLAS version and CPU to the next: the envs call that BLAS's ddot and
-// dgemv, and without it an FMA chain (what OpenBLAS does on x86-64 with FMA).
-#ifndef ENVPOOL_DMC_NUMPY_MATH_H_
-#define ENVPOOL_DMC_NUMPY_MATH_H_
+// for bit the reference's, envpool.numpy_parity reads the address of each
+// ufunc's float64 inner loop from the numpy that is loaded, and the envs call
+// that loop on one element (each result depends on its own element only).
+// Until it has done so, or where a loop cannot be found, libm stands in.
+#ifndef ENVPOOL_NUMPY_UFUNCS_H_
+#define ENVPOOL_NUMPY_UFUNCS_H_
 
 #include <array>
 #include <cmath>
@@ -22,7 +18,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace envpool::dmc {
+namespace envpool {
 
 enum class NumpyFunc : std::uint8_t {
   kExp,
@@ -49,11 +45,11 @@ inline constexpr std::array<std::string_view,
 using UfuncLoop = void (*)(char** args, const std::ptrdiff_t* dimensions,
                            const std::ptrdiff_t* steps, void* data);
 
-class NumpyMath {
+class NumpyUfuncs {
  public:
-  static NumpyMath& Get() {
-    static NumpyMath math;
-    return math;
+  static NumpyUfuncs& Get() {
+    static NumpyUfuncs ufuncs;
+    return ufuncs;
   }
 
   // Installs numpy's loop for `name` (set once, before any env exists);
@@ -67,50 +63,6 @@ class NumpyMath {
       }
     }
     return false;
-  }
-
-  // Installs the ddot and dgemv of numpy's BLAS; `ilp64`: 64-bit integer
-  // arguments (numpy's wheels), else 32-bit.
-  void SetBlas(std::uintptr_t ddot, std::uintptr_t dgemv, bool ilp64) {
-    ddot_ = ddot;
-    dgemv_ = dgemv;
-    ilp64_ = ilp64;
-  }
-
-  // x.dot(y) of two contiguous float64 vectors of length n.
-  double Dot(const double* x, const double* y, std::size_t n) const {
-    if (ddot_ != 0) {
-      if (ilp64_) {
-        return reinterpret_cast<Ddot<std::int64_t>>(ddot_)(  // NOLINT
-            static_cast<std::int64_t>(n), x, 1, y, 1);
-      }
-      return reinterpret_cast<Ddot<std::int32_t>>(ddot_)(  // NOLINT
-          static_cast<std::int32_t>(n), x, 1, y, 1);
-    }
-    double dot = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-      dot = std::fma(x[i], y[i], dot);
-    }
-    return dot;
-  }
-
-  // v.dot(m) for a row-major 3x3 m: numpy's cblas_dgemv(RowMajor, Trans).
-  void VecMat3(const double* v, const double* m, double* out) const {
-    constexpr int kRowMajor = 101;
-    constexpr int kTrans = 112;
-    if (dgemv_ != 0) {
-      if (ilp64_) {
-        reinterpret_cast<Dgemv<std::int64_t>>(dgemv_)(  // NOLINT
-            kRowMajor, kTrans, 3, 3, 1.0, m, 3, v, 1, 0.0, out, 1);
-      } else {
-        reinterpret_cast<Dgemv<std::int32_t>>(dgemv_)(  // NOLINT
-            kRowMajor, kTrans, 3, 3, 1.0, m, 3, v, 1, 0.0, out, 1);
-      }
-      return;
-    }
-    for (int j = 0; j < 3; ++j) {
-      out[j] = std::fma(v[2], m[6 + j], std::fma(v[1], m[3 + j], v[0] * m[j]));
-    }
   }
 
   bool Has(NumpyFunc f) const {
@@ -166,56 +118,45 @@ class NumpyMath {
     return std::nan("");
   }
 
-  template <typename Int>
-  using Ddot = double (*)(Int n, const double* x, Int incx, const double* y,
-                          Int incy);
-  template <typename Int>
-  using Dgemv = void (*)(int order, int trans, Int m, Int n, double alpha,
-                         const double* a, Int lda, const double* x, Int incx,
-                         double beta, double* y, Int incy);
-
   std::array<UfuncLoop, kNumpyFuncNames.size()> loops_{};
   std::array<void*, kNumpyFuncNames.size()> data_{};
-  std::uintptr_t ddot_ = 0;
-  std::uintptr_t dgemv_ = 0;
-  bool ilp64_ = true;
 };
 
 // np.exp, np.log, ... of one float64.
 inline double NpExp(double x) {
-  return NumpyMath::Get().Call(NumpyFunc::kExp, x);
+  return NumpyUfuncs::Get().Call(NumpyFunc::kExp, x);
 }
 inline double NpLog(double x) {
-  return NumpyMath::Get().Call(NumpyFunc::kLog, x);
+  return NumpyUfuncs::Get().Call(NumpyFunc::kLog, x);
 }
 inline double NpLog1p(double x) {
-  return NumpyMath::Get().Call(NumpyFunc::kLog1p, x);
+  return NumpyUfuncs::Get().Call(NumpyFunc::kLog1p, x);
 }
 inline double NpCosh(double x) {
-  return NumpyMath::Get().Call(NumpyFunc::kCosh, x);
+  return NumpyUfuncs::Get().Call(NumpyFunc::kCosh, x);
 }
 inline double NpTanh(double x) {
-  return NumpyMath::Get().Call(NumpyFunc::kTanh, x);
+  return NumpyUfuncs::Get().Call(NumpyFunc::kTanh, x);
 }
 inline double NpSin(double x) {
-  return NumpyMath::Get().Call(NumpyFunc::kSin, x);
+  return NumpyUfuncs::Get().Call(NumpyFunc::kSin, x);
 }
 inline double NpCos(double x) {
-  return NumpyMath::Get().Call(NumpyFunc::kCos, x);
+  return NumpyUfuncs::Get().Call(NumpyFunc::kCos, x);
 }
 inline double NpArccosh(double x) {
-  return NumpyMath::Get().Call(NumpyFunc::kArccosh, x);
+  return NumpyUfuncs::Get().Call(NumpyFunc::kArccosh, x);
 }
 inline double NpArccos(double x) {
-  return NumpyMath::Get().Call(NumpyFunc::kArccos, x);
+  return NumpyUfuncs::Get().Call(NumpyFunc::kArccos, x);
 }
 inline double NpArctanh(double x) {
-  return NumpyMath::Get().Call(NumpyFunc::kArctanh, x);
+  return NumpyUfuncs::Get().Call(NumpyFunc::kArctanh, x);
 }
 inline double NpArcsinh(double x) {
-  return NumpyMath::Get().Call(NumpyFunc::kArcsinh, x);
+  return NumpyUfuncs::Get().Call(NumpyFunc::kArcsinh, x);
 }
 
-}  // namespace envpool::dmc
+}  // namespace envpool
 
-#endif  // ENVPOOL_DMC_NUMPY_MATH_H_
+#endif  // ENVPOOL_NUMPY_UFUNCS_H_

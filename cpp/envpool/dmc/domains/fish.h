@@ -1,14 +1,14 @@
 // Fish (dm_control suite/fish.py): turn a fish upright, or swim its mouth to
 // a randomly placed target, in a gravity-free fluid.
+#ifndef ENVPOOL_DMC_DOMAINS_FISH_H_
+#define ENVPOOL_DMC_DOMAINS_FISH_H_
+
 #include <array>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::fish {
 
 constexpr std::array<const char*, 7> kJoints = {
     "tail1",          "tail_twist",   "tail2",        "finright_roll",
@@ -92,7 +92,7 @@ class Fish {
     std::array<double, 3> to_target{};
     MouthToTarget(d, to_target.data());
     const double in_target = Tolerance(
-        Norm(to_target), {.lower = 0, .upper = radii, .margin = 2 * radii});
+        NpNorm(to_target), {.lower = 0, .upper = radii, .margin = 2 * radii});
     const double is_upright = 0.5 * (Upright(d) + 1);
     return (7 * in_target + is_upright) / 8;
   }
@@ -113,7 +113,7 @@ class Fish {
     const double* mouth = d.geom_xpos + 3 * mouth_;
     const std::array<double, 3> global{
         target[0] - mouth[0], target[1] - mouth[1], target[2] - mouth[2]};
-    VecMat3(global.data(), d.geom_xmat + 9 * mouth_, out);
+    NpVecMat3(global.data(), d.geom_xmat + 9 * mouth_, out);
   }
 
   bool swim_;
@@ -124,10 +124,6 @@ class Fish {
   std::array<int, kJoints.size()> qpos_{};
 };
 
-}  // namespace
+}  // namespace envpool::dmc::fish
 
-void RegisterFish(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Fish>>(m, "Fish");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_FISH_H_

@@ -1,6 +1,6 @@
 // What every extension module that links libmujoco does when it loads.
-#ifndef ENVPOOL_MUJOCO_MUJOCO_MODULE_H_
-#define ENVPOOL_MUJOCO_MUJOCO_MODULE_H_
+#ifndef ENVPOOL_MUJOCO_RUNTIME_PY_MUJOCO_MODULE_H_
+#define ENVPOOL_MUJOCO_RUNTIME_PY_MUJOCO_MODULE_H_
 
 #include <mujoco/mujoco.h>
 #include <pybind11/pybind11.h>
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace envpool::mujoco {
+namespace envpool::mujoco_runtime {
 
 // MuJoCo's default error handler exits the process; an error inside an env
 // (or while making a render context) becomes an exception instead.
@@ -32,7 +32,7 @@ inline void InitMujocoModule(pybind11::module_& m) {
         std::to_string(mjVERSION_HEADER) + " but libmujoco " +
         std::string(mj_versionString()) +
         " was loaded; pip install the "
-        "mujoco version envpool pins (envpool.mujoco_tasks.MUJOCO_VERSION)");
+        "mujoco version envpool pins (envpool.mujoco_runtime.MUJOCO_VERSION)");
   }
   if (mju_user_error == nullptr) {  // else the mujoco module's own handler
     mju_user_error = &ThrowMujocoError;
@@ -43,6 +43,6 @@ inline void InitMujocoModule(pybind11::module_& m) {
   m.attr("MUJOCO_VERSION") = std::string(mj_versionString());
 }
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::mujoco_runtime
 
-#endif  // ENVPOOL_MUJOCO_MUJOCO_MODULE_H_
+#endif  // ENVPOOL_MUJOCO_RUNTIME_PY_MUJOCO_MODULE_H_

@@ -1,12 +1,13 @@
-// Arithmetic that reproduces what numpy (and Python's math) compute, where a
-// compiler would otherwise produce a different, if more accurate, result.
-#ifndef ENVPOOL_CLASSIC_CONTROL_NUMPY_MATH_H_
-#define ENVPOOL_CLASSIC_CONTROL_NUMPY_MATH_H_
+// Scalar arithmetic that reproduces what numpy (and Python's math) compute,
+// where a compiler would otherwise produce a different, if more accurate,
+// result.
+#ifndef ENVPOOL_NUMPY_SCALAR_H_
+#define ENVPOOL_NUMPY_SCALAR_H_
 
 #include <cmath>
 #include <concepts>
 
-namespace envpool::classic_control {
+namespace envpool {
 
 // `x ** 2` on a numpy scalar (and math.pow) calls libm's pow(), which is not
 // always the correctly rounded x * x that compilers substitute for
@@ -25,6 +26,6 @@ inline double RoundToFloat(double x) {
   return rounded;
 }
 
-}  // namespace envpool::classic_control
+}  // namespace envpool
 
-#endif  // ENVPOOL_CLASSIC_CONTROL_NUMPY_MATH_H_
+#endif  // ENVPOOL_NUMPY_SCALAR_H_

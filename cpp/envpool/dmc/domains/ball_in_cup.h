@@ -1,14 +1,14 @@
 // Ball-in-Cup (dm_control suite/ball_in_cup.py): swing a ball on a string
 // into the cup it hangs from; reward 1 while the ball is in the cup.
+#ifndef ENVPOOL_DMC_DOMAINS_BALL_IN_CUP_H_
+#define ENVPOOL_DMC_DOMAINS_BALL_IN_CUP_H_
+
 #include <cmath>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::ball_in_cup {
 
 class BallInCup {
  public:
@@ -19,11 +19,6 @@ class BallInCup {
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& /*config*/) {
     return {Observation("position", {m.nq}), Observation("velocity", {m.nv})};
-  }
-
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
   }
 
   BallInCup(const Config& /*config*/, const Physics& physics)
@@ -58,9 +53,6 @@ class BallInCup {
     return in_target ? 1.0 : 0.0;
   }
 
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
-
  private:
   int ball_x_;
   int ball_z_;
@@ -69,10 +61,6 @@ class BallInCup {
   int ball_geom_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::ball_in_cup
 
-void RegisterBallInCup(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<BallInCup>>(m, "BallInCup");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_BALL_IN_CUP_H_

@@ -1,6 +1,9 @@
 // Quadruped (dm_control suite/quadruped.py): a four-legged walker that moves
 // forward at a desired speed (walk, run) or, in an arena with walls, brings a
 // ball to the target at the centre (fetch).
+#ifndef ENVPOOL_DMC_DOMAINS_QUADRUPED_H_
+#define ENVPOOL_DMC_DOMAINS_QUADRUPED_H_
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -10,11 +13,8 @@
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::quadruped {
 
 // Sensor ids of the given types, in the model's order.
 std::vector<int> SensorsOfType(const mjModel& m,
@@ -74,11 +74,6 @@ class Quadruped {
     return keys;
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
-  }
-
   Quadruped(const Config& config, const Physics& physics)
       : desired_speed_(config.Get<double>("desired_speed")),
         fetch_(config.Get<bool>("fetch")),
@@ -115,7 +110,7 @@ class Quadruped {
       for (double& q : orientation) {
         q = rng.Normal();
       }
-      const double norm = Norm(orientation);
+      const double norm = NpNorm(orientation);
       for (double& q : orientation) {
         q /= norm;
       }
@@ -183,13 +178,13 @@ class Quadruped {
     // one vector-matrix product per row.
     auto ball = out.Obs<double>(5);
     for (int row = 0; row < 3; ++row) {
-      VecMat3(&ball_state[3 * row], torso_frame, &ball[3 * row]);
+      NpVecMat3(&ball_state[3 * row], torso_frame, &ball[3 * row]);
     }
     const double* target = d.site_xpos + 3 * target_;
     const std::array<double, 3> to_target{target[0] - torso_pos[0],
                                           target[1] - torso_pos[1],
                                           target[2] - torso_pos[2]};
-    VecMat3(to_target.data(), torso_frame, out.Obs<double>(6).data());
+    NpVecMat3(to_target.data(), torso_frame, out.Obs<double>(6).data());
   }
 
   double Reward(const Physics& physics) const {
@@ -216,26 +211,23 @@ class Quadruped {
     const double* workspace = d.site_xpos + 3 * workspace_;
     const std::array<double, 2> self_to_ball{workspace[0] - ball[0],
                                              workspace[1] - ball[1]};
-    const double reach =
-        Tolerance(Norm(self_to_ball), {.lower = 0,
-                                       .upper = workspace_radius + ball_radius_,
-                                       .margin = arena_radius,
-                                       .sigmoid = Sigmoid::kLinear,
-                                       .value_at_margin = 0});
+    const double reach = Tolerance(NpNorm(self_to_ball),
+                                   {.lower = 0,
+                                    .upper = workspace_radius + ball_radius_,
+                                    .margin = arena_radius,
+                                    .sigmoid = Sigmoid::kLinear,
+                                    .value_at_margin = 0});
     const double* target = d.site_xpos + 3 * target_;
     const std::array<double, 2> ball_to_target{target[0] - ball[0],
                                                target[1] - ball[1]};
     const double fetch =
-        Tolerance(Norm(ball_to_target), {.lower = 0,
-                                         .upper = m.site_size[3 * target_],
-                                         .margin = arena_radius,
-                                         .sigmoid = Sigmoid::kLinear,
-                                         .value_at_margin = 0});
+        Tolerance(NpNorm(ball_to_target), {.lower = 0,
+                                           .upper = m.site_size[3 * target_],
+                                           .margin = arena_radius,
+                                           .sigmoid = Sigmoid::kLinear,
+                                           .value_at_margin = 0});
     return upright * (reach * (0.5 + 0.5 * fetch));
   }
-
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
 
  private:
   // Raises the torso from the floor in 1 cm steps (each a fresh reset) until
@@ -282,10 +274,6 @@ class Quadruped {
   double ball_radius_ = 0;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::quadruped
 
-void RegisterQuadruped(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Quadruped>>(m, "Quadruped");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_QUADRUPED_H_

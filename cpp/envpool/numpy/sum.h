@@ -1,13 +1,13 @@
 // Sums in numpy's order. np.sum adds float arrays pairwise (blocks of eight
 // partial sums below 128 elements, halves above); a plain loop rounds
 // differently, so costs built from np.sum would drift in the last bits.
-#ifndef ENVPOOL_MUJOCO_NUMPY_SUM_H_
-#define ENVPOOL_MUJOCO_NUMPY_SUM_H_
+#ifndef ENVPOOL_NUMPY_SUM_H_
+#define ENVPOOL_NUMPY_SUM_H_
 
 #include <cstddef>
 #include <span>
 
-namespace envpool::mujoco {
+namespace envpool {
 
 // np.sum(f(x)) for contiguous x of length n, with f applied to each element
 // as it is read (np.square, np.clip, ...). T is the accumulator dtype, which
@@ -49,6 +49,12 @@ T NumpySumOfSquares(const T* x, std::size_t n) {
   return NumpySum(x, n, [](T v) { return v * v; });
 }
 
+// np.mean of a short float64 array.
+inline double NpMean(std::span<const double> x) {
+  return NumpySum(x.data(), x.size(), [](double v) { return v; }) /
+         static_cast<double>(x.size());
+}
+
 // weight * np.sum(np.square(action)) for a float32 action: numpy 2 treats the
 // Python float weight as weak, so the whole cost stays in float32.
 inline float ControlCost(double weight, std::span<const float> action) {
@@ -56,6 +62,6 @@ inline float ControlCost(double weight, std::span<const float> action) {
          NumpySumOfSquares(action.data(), action.size());
 }
 
-}  // namespace envpool::mujoco
+}  // namespace envpool
 
-#endif  // ENVPOOL_MUJOCO_NUMPY_SUM_H_
+#endif  // ENVPOOL_NUMPY_SUM_H_

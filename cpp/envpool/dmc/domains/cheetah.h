@@ -1,13 +1,13 @@
 // Cheetah (dm_control suite/cheetah.py): a planar cheetah running forward as
 // fast as it can.
+#ifndef ENVPOOL_DMC_DOMAINS_CHEETAH_H_
+#define ENVPOOL_DMC_DOMAINS_CHEETAH_H_
+
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::cheetah {
 
 class Cheetah {
  public:
@@ -19,11 +19,6 @@ class Cheetah {
                                              const Config& /*config*/) {
     return {Observation("position", {m.nq - 1}),
             Observation("velocity", {m.nv})};
-  }
-
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
   }
 
   Cheetah(const Config& /*config*/, const Physics& physics)
@@ -59,18 +54,11 @@ class Cheetah {
                       .value_at_margin = 0});
   }
 
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
-
  private:
   static constexpr double kRunSpeed = 10;
   int speed_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::cheetah
 
-void RegisterCheetah(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Cheetah>>(m, "Cheetah");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_CHEETAH_H_

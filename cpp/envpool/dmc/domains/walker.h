@@ -1,13 +1,13 @@
 // Walker (dm_control suite/walker.py): a planar biped that stands, walks or
 // runs at a target speed (move_speed 0 means stand).
+#ifndef ENVPOOL_DMC_DOMAINS_WALKER_H_
+#define ENVPOOL_DMC_DOMAINS_WALKER_H_
+
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::walker {
 
 class Walker {
  public:
@@ -20,11 +20,6 @@ class Walker {
                                              const Config& /*config*/) {
     return {Observation("orientations", {2 * (m.nbody - 1)}),
             Observation("height", {}), Observation("velocity", {m.nv})};
-  }
-
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
   }
 
   Walker(const Config& config, const Physics& physics)
@@ -68,9 +63,6 @@ class Walker {
     return stand_reward * (5 * move_reward + 1) / 6;
   }
 
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
-
  private:
   static constexpr double kStandHeight = 1.2;
   double move_speed_;
@@ -78,10 +70,6 @@ class Walker {
   int speed_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::walker
 
-void RegisterWalker(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Walker>>(m, "Walker");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_WALKER_H_

@@ -1,14 +1,14 @@
 // Hopper (dm_control suite/hopper.py): a one-legged planar hopper that stands
 // upright or hops forward.
+#ifndef ENVPOOL_DMC_DOMAINS_HOPPER_H_
+#define ENVPOOL_DMC_DOMAINS_HOPPER_H_
+
 #include <cmath>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::hopper {
 
 class Hopper {
  public:
@@ -21,11 +21,6 @@ class Hopper {
                                              const Config& /*config*/) {
     return {Observation("position", {m.nq - 1}),
             Observation("velocity", {m.nv}), Observation("touch", {2})};
-  }
-
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
   }
 
   Hopper(const Config& config, const Physics& physics)
@@ -75,9 +70,6 @@ class Hopper {
     return standing * small_control;
   }
 
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
-
  private:
   static constexpr double kStandHeight = 0.6;
   static constexpr double kHopSpeed = 2;
@@ -89,10 +81,6 @@ class Hopper {
   int touch_heel_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::hopper
 
-void RegisterHopper(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Hopper>>(m, "Hopper");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_HOPPER_H_

@@ -1,6 +1,9 @@
 // Finger (dm_control suite/finger.py): a two-link planar finger that spins a
 // hinged body (spin) or turns its tip onto a random target (turn_easy,
 // turn_hard, told apart by the target's radius).
+#ifndef ENVPOOL_DMC_DOMAINS_FINGER_H_
+#define ENVPOOL_DMC_DOMAINS_FINGER_H_
+
 #include <array>
 #include <cmath>
 #include <numbers>
@@ -8,11 +11,8 @@
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::finger {
 
 class Finger {
  public:
@@ -74,8 +74,8 @@ class Finger {
       const double angle = rng.Uniform(-std::numbers::pi, std::numbers::pi);
       const double hinge_x = d.xanchor[3 * hinge_];
       const double hinge_z = d.xanchor[3 * hinge_ + 2];
-      const double radius = mujoco::NumpySum(m.geom_size + 3 * cap1_, 3,
-                                             [](double v) { return v; });
+      const double radius =
+          NumpySum(m.geom_size + 3 * cap1_, 3, [](double v) { return v; });
       m.site_pos[3 * target_] = hinge_x + radius * NpSin(angle);
       m.site_pos[3 * target_ + 2] = hinge_z + radius * NpCos(angle);
       m.site_size[3 * target_] = target_radius_;
@@ -150,7 +150,7 @@ class Finger {
         (s[target_sensor_] - s[spinner_]) - (s[tip_] - s[spinner_]),
         (s[target_sensor_ + 2] - s[spinner_ + 2]) -
             (s[tip_ + 2] - s[spinner_ + 2])};
-    return Norm(to_target) - physics.model().site_size[3 * target_];
+    return NpNorm(to_target) - physics.model().site_size[3 * target_];
   }
 
   bool turn_;
@@ -172,10 +172,6 @@ class Finger {
   int touchbottom_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::finger
 
-void RegisterFinger(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Finger>>(m, "Finger");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_FINGER_H_

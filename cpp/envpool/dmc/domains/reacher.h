@@ -1,5 +1,8 @@
 // Reacher (dm_control suite/reacher.py): bring a two-link planar arm's
 // fingertip onto a randomly placed target of the task's size.
+#ifndef ENVPOOL_DMC_DOMAINS_REACHER_H_
+#define ENVPOOL_DMC_DOMAINS_REACHER_H_
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -8,11 +11,8 @@
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::reacher {
 
 class Reacher {
  public:
@@ -65,7 +65,7 @@ class Reacher {
   double Reward(const Physics& physics) const {
     const mjModel& m = physics.model();
     const double radii = m.geom_size[3 * target_] + m.geom_size[3 * finger_];
-    return Tolerance(Norm(FingerToTarget(physics.data())),
+    return Tolerance(NpNorm(FingerToTarget(physics.data())),
                      {.lower = 0, .upper = radii});
   }
 
@@ -87,10 +87,6 @@ class Reacher {
   int finger_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::reacher
 
-void RegisterReacher(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Reacher>>(m, "Reacher");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_REACHER_H_

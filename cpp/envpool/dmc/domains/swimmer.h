@@ -1,14 +1,14 @@
 // Swimmer (dm_control suite/swimmer.py): an n-link planar swimmer reaching a
-// random target; the model with n links comes from envpool.dmc_tasks.
+// random target; the model with n links comes from envpool.families.dmc.tasks.
+#ifndef ENVPOOL_DMC_DOMAINS_SWIMMER_H_
+#define ENVPOOL_DMC_DOMAINS_SWIMMER_H_
+
 #include <array>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::swimmer {
 
 // The head's sensors (nose, target, axes, velocimeter, gyro) fill the first
 // 12 sensordata entries; each link adds a velocimeter and a gyro after them.
@@ -71,7 +71,7 @@ class Swimmer {
   double Reward(const Physics& physics) const {
     const double size = physics.model().geom_size[3 * target_];
     const auto to_target = NoseToTarget(physics.data());
-    return Tolerance(Norm(std::span<const double>(to_target.data(), 2)),
+    return Tolerance(NpNorm(std::span<const double>(to_target.data(), 2)),
                      {.lower = 0,
                       .upper = size,
                       .margin = 5 * size,
@@ -94,7 +94,7 @@ class Swimmer {
     const std::array<double, 3> global{target[0] - nose[0], target[1] - nose[1],
                                        target[2] - nose[2]};
     std::array<double, 3> local{};
-    VecMat3(global.data(), d.xmat + 9 * head_, local.data());
+    NpVecMat3(global.data(), d.xmat + 9 * head_, local.data());
     return local;
   }
 
@@ -104,10 +104,6 @@ class Swimmer {
   int target_light_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::swimmer
 
-void RegisterSwimmer(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Swimmer>>(m, "Swimmer");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_SWIMMER_H_

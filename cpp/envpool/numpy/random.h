@@ -9,8 +9,8 @@
 // Implemented from numpy's documented algorithms (SeedSequence's hash mixing,
 // PCG64 XSL-RR 128/64, Lemire's bounded integers); tests/test_numpy_random.py
 // checks every method against numpy itself.
-#ifndef ENVPOOL_CORE_NUMPY_RANDOM_H_
-#define ENVPOOL_CORE_NUMPY_RANDOM_H_
+#ifndef ENVPOOL_NUMPY_RANDOM_H_
+#define ENVPOOL_NUMPY_RANDOM_H_
 
 #include <array>
 #include <cstddef>
@@ -215,4 +215,4 @@ class NumpyRandom {
 
 }  // namespace envpool
 
-#endif  // ENVPOOL_CORE_NUMPY_RANDOM_H_
+#endif  // ENVPOOL_NUMPY_RANDOM_H_

@@ -1,16 +1,16 @@
 // Acrobot (dm_control suite/acrobot.py): swing a two-link arm, actuated at
 // the elbow only, so that its tip reaches a target above the shoulder.
+#ifndef ENVPOOL_DMC_DOMAINS_ACROBOT_H_
+#define ENVPOOL_DMC_DOMAINS_ACROBOT_H_
+
 #include <algorithm>
 #include <array>
 #include <numbers>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::acrobot {
 
 class Acrobot {
  public:
@@ -22,11 +22,6 @@ class Acrobot {
   static std::vector<ArraySpec> Observations(const mjModel& /*m*/,
                                              const Config& /*config*/) {
     return {Observation("orientations", {4}), Observation("velocity", {2})};
-  }
-
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
   }
 
   Acrobot(const Config& config, const Physics& physics)
@@ -63,12 +58,9 @@ class Acrobot {
     }
     const double target_radius = physics.model().site_size[3 * target_];
     return Tolerance(
-        Norm(tip_to_target),
+        NpNorm(tip_to_target),
         {.lower = 0, .upper = target_radius, .margin = sparse_ ? 0.0 : 1.0});
   }
-
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
 
  private:
   bool sparse_;
@@ -80,10 +72,6 @@ class Acrobot {
   int tip_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::acrobot
 
-void RegisterAcrobot(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Acrobot>>(m, "Acrobot");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_ACROBOT_H_

@@ -1,15 +1,15 @@
 // Cartpole (dm_control suite/cartpole.py): swing up or balance one or more
-// poles on a cart; the model with n poles comes from envpool.dmc_tasks.
+// poles on a cart; the model with n poles comes from envpool.families.dmc.tasks.
+#ifndef ENVPOOL_DMC_DOMAINS_CARTPOLE_H_
+#define ENVPOOL_DMC_DOMAINS_CARTPOLE_H_
+
 #include <cmath>
 #include <numbers>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::cartpole {
 
 class Cartpole {
  public:
@@ -25,11 +25,6 @@ class Cartpole {
     const int poles = m.nbody - 2;
     return {Observation("position", {1 + 2 * poles}),
             Observation("velocity", {m.nv})};
-  }
-
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
   }
 
   Cartpole(const Config& config, const Physics& physics)
@@ -105,11 +100,8 @@ class Cartpole {
                    Tolerance(d.qvel[i], {.margin = 5}, Operand::kArrayElement));
     }
     small_velocity = (1 + small_velocity) / 2;
-    return Mean(upright_) * small_control * small_velocity * centered;
+    return NpMean(upright_) * small_control * small_velocity * centered;
   }
-
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
 
  private:
   bool swing_up_;
@@ -119,10 +111,6 @@ class Cartpole {
   std::vector<double> upright_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::cartpole
 
-void RegisterCartpole(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Cartpole>>(m, "Cartpole");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_CARTPOLE_H_

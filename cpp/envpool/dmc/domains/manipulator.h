@@ -1,6 +1,10 @@
 // Manipulator (dm_control suite/manipulator.py): a planar arm brings a ball or
 // a peg to a target, or inserts it into a cup or slot. The model, made by
-// envpool.dmc_tasks, holds only the task's props, which select the task.
+// envpool.families.dmc.tasks, holds only the task's props, which select the
+// task.
+#ifndef ENVPOOL_DMC_DOMAINS_MANIPULATOR_H_
+#define ENVPOOL_DMC_DOMAINS_MANIPULATOR_H_
+
 #include <array>
 #include <cmath>
 #include <numbers>
@@ -8,11 +12,8 @@
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::manipulator {
 
 constexpr std::array<const char*, 8> kArmJoints = {
     "arm_root", "arm_shoulder", "arm_elbow", "arm_wrist",
@@ -234,7 +235,7 @@ class Manipulator {
     const double* a = d.site_xpos + 3 * sites_[pair];
     const double* b = d.site_xpos + 3 * sites_[pair + 1];
     const std::array<double, 3> diff{a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-    return Norm(diff);
+    return NpNorm(diff);
   }
 
   static double IsClose(double distance) {
@@ -262,10 +263,6 @@ class Manipulator {
   std::vector<int> sites_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::manipulator
 
-void RegisterManipulator(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Manipulator>>(m, "Manipulator");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_MANIPULATOR_H_

@@ -1,16 +1,16 @@
 // Pendulum (dm_control suite/pendulum.py): swing a torque-limited pendulum
 // up and keep it within 8 degrees of upright.
+#ifndef ENVPOOL_DMC_DOMAINS_PENDULUM_H_
+#define ENVPOOL_DMC_DOMAINS_PENDULUM_H_
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::pendulum {
 
 class Pendulum {
  public:
@@ -21,11 +21,6 @@ class Pendulum {
   static std::vector<ArraySpec> Observations(const mjModel& /*m*/,
                                              const Config& /*config*/) {
     return {Observation("orientation", {2}), Observation("velocity", {1})};
-  }
-
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
   }
 
   Pendulum(const Config& /*config*/, const Physics& physics)
@@ -51,9 +46,6 @@ class Pendulum {
                      {.lower = kCosineBound, .upper = 1});
   }
 
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
-
  private:
   // np.cos(np.deg2rad(8)).
   inline static const double kCosineBound =
@@ -64,10 +56,6 @@ class Pendulum {
   int pole_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::pendulum
 
-void RegisterPendulum(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Pendulum>>(m, "Pendulum");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_PENDULUM_H_

@@ -1,14 +1,14 @@
 // Humanoid (dm_control suite/humanoid.py): a 21-joint humanoid that stands,
 // walks or runs; pure_state observes the raw qpos/qvel instead of features.
+#ifndef ENVPOOL_DMC_DOMAINS_HUMANOID_H_
+#define ENVPOOL_DMC_DOMAINS_HUMANOID_H_
+
 #include <array>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::humanoid {
 
 constexpr double kStandHeight = 1.4;
 constexpr std::array<const char*, 4> kExtremities = {
@@ -34,11 +34,6 @@ class Humanoid {
             Observation("torso_vertical", {3}),
             Observation("com_velocity", {3}),
             Observation("velocity", {m.nv})};
-  }
-
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {};
   }
 
   Humanoid(const Config& config, const Physics& physics)
@@ -77,7 +72,7 @@ class Humanoid {
       const std::array<double, 3> torso_to_limb{limb[0] - torso_pos[0],
                                                 limb[1] - torso_pos[1],
                                                 limb[2] - torso_pos[2]};
-      VecMat3(torso_to_limb.data(), torso_frame, &extremities[3 * i]);
+      NpVecMat3(torso_to_limb.data(), torso_frame, &extremities[3 * i]);
     }
     std::copy_n(torso_frame + 6, 3, out.Obs<double>(3).begin());
     std::copy_n(d.sensordata + com_velocity_, 3, out.Obs<double>(4).begin());
@@ -112,16 +107,13 @@ class Humanoid {
       return small_control * stand_reward * dont_move;
     }
     const double move =
-        Tolerance(Norm(horizontal_velocity), {.lower = move_speed_,
-                                              .upper = kInfinity,
-                                              .margin = move_speed_,
-                                              .sigmoid = Sigmoid::kLinear,
-                                              .value_at_margin = 0});
+        Tolerance(NpNorm(horizontal_velocity), {.lower = move_speed_,
+                                                .upper = kInfinity,
+                                                .margin = move_speed_,
+                                                .sigmoid = Sigmoid::kLinear,
+                                                .value_at_margin = 0});
     return small_control * stand_reward * ((5 * move + 1) / 6);
   }
-
-  void WriteInfo(const Physics& /*physics*/, Output& /*out*/,
-                 std::size_t /*first*/) const {}
 
  private:
   double HeadHeight(const mjData& d) const { return d.xpos[3 * head_ + 2]; }
@@ -134,10 +126,6 @@ class Humanoid {
   std::array<int, kExtremities.size()> extremities_{};
 };
 
-}  // namespace
+}  // namespace envpool::dmc::humanoid
 
-void RegisterHumanoid(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<Humanoid>>(m, "Humanoid");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_HUMANOID_H_

@@ -1,16 +1,16 @@
 // Point mass (dm_control suite/point_mass.py): push a planar point mass to a
 // target; "hard" mixes the two actuators' directions at random (wrap_prm).
+#ifndef ENVPOOL_DMC_DOMAINS_POINT_MASS_H_
+#define ENVPOOL_DMC_DOMAINS_POINT_MASS_H_
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
-#include "envpool/dmc/register.h"
-#include "envpool/python/py_env_pool.h"
 
-namespace envpool::dmc {
-namespace {
+namespace envpool::dmc::point_mass {
 
 class PointMass {
  public:
@@ -45,7 +45,7 @@ class PointMass {
     }
     const auto direction = [&rng] {
       std::array<double, 2> dir{rng.Normal(), rng.Normal()};
-      const double norm = Norm(dir);
+      const double norm = NpNorm(dir);
       dir[0] /= norm;
       dir[1] /= norm;
       return dir;
@@ -55,7 +55,7 @@ class PointMass {
     // Redraw the second direction while it is nearly parallel to the first.
     do {
       dir2 = direction();
-    } while (std::abs(Dot(dir1, dir2)) > 0.9);
+    } while (std::abs(NpDot(dir1, dir2)) > 0.9);
     double* wrap_prm = physics.model().wrap_prm;
     wrap_prm[0] = dir1[0];
     wrap_prm[1] = dir1[1];
@@ -77,7 +77,7 @@ class PointMass {
     }
     const double target_size = m.geom_size[3 * target_];
     const double near_target =
-        Tolerance(Norm(mass_to_target),
+        Tolerance(NpNorm(mass_to_target),
                   {.lower = 0, .upper = target_size, .margin = target_size});
     const double control_reward = MeanTolerance(
         {d.ctrl, static_cast<std::size_t>(m.nu)},
@@ -99,10 +99,6 @@ class PointMass {
   int target_;
 };
 
-}  // namespace
+}  // namespace envpool::dmc::point_mass
 
-void RegisterPointMass(pybind11::module_& m) {
-  python::RegisterEnv<DmcEnv<PointMass>>(m, "PointMass");
-}
-
-}  // namespace envpool::dmc
+#endif  // ENVPOOL_DMC_DOMAINS_POINT_MASS_H_

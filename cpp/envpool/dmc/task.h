@@ -1,0 +1,119 @@
+// What a DMC domain's Task class provides to DmcEnv (dmc_env.h), as C++20
+// concepts; CheckTask names each missing member in its own message.
+//
+// Required:
+//   static Config Options();   // time_limit, control_timestep, task options
+//   static std::vector<ArraySpec> Observations(const mjModel&, const Config&);
+//   Task(const Config&, const Physics&);
+//   void Initialize(Physics&, Rng&);        // initialize_episode
+//   void Observe(const Physics&, Output&);  // get_observation, key by key
+//   double Reward(const Physics&);          // get_reward
+// Optional, for a task whose episode start sets something outside qpos/qvel
+// (a target's position, ...) that the reset info carries so that dm_control
+// can replay the episode; without them the task adds no info:
+//   static std::vector<ArraySpec> TaskInfo(const mjModel&, const Config&);
+//   void WriteInfo(const Physics&, Output&, std::size_t first_index);
+#ifndef ENVPOOL_DMC_TASK_H_
+#define ENVPOOL_DMC_TASK_H_
+
+#include <mujoco/mujoco.h>
+
+#include <concepts>
+#include <cstddef>
+#include <vector>
+
+#include "envpool/core/array_spec.h"
+#include "envpool/core/config.h"
+#include "envpool/core/output.h"
+#include "envpool/core/rng.h"
+#include "envpool/dmc/physics.h"
+
+namespace envpool::dmc {
+
+template <typename T>
+concept HasOptions = requires {
+  { T::Options() } -> std::same_as<Config>;
+};
+
+template <typename T>
+concept HasObservations = requires(const mjModel& m, const Config& config) {
+  { T::Observations(m, config) } -> std::same_as<std::vector<ArraySpec>>;
+};
+
+template <typename T>
+concept ConstructibleFromPhysics =
+    std::constructible_from<T, const Config&, const Physics&>;
+
+template <typename T>
+concept HasInitialize = requires(T& task, Physics& physics, Rng& rng) {
+  { task.Initialize(physics, rng) } -> std::same_as<void>;
+};
+
+template <typename T>
+concept HasObserve = requires(T& task, const Physics& physics, Output& out) {
+  { task.Observe(physics, out) } -> std::same_as<void>;
+};
+
+template <typename T>
+concept HasReward = requires(T& task, const Physics& physics) {
+  { task.Reward(physics) } -> std::same_as<double>;
+};
+
+template <typename T>
+concept DmcTask =
+    HasOptions<T> && HasObservations<T> && ConstructibleFromPhysics<T> &&
+    HasInitialize<T> && HasObserve<T> && HasReward<T>;
+
+// Optional: info arrays of the task's own, written at each reset.
+template <typename T>
+concept HasTaskInfo = requires(const mjModel& m, const Config& config) {
+  { T::TaskInfo(m, config) } -> std::same_as<std::vector<ArraySpec>>;
+};
+
+template <typename T>
+concept WritesInfo =
+    requires(T& task, const Physics& physics, Output& out, std::size_t first) {
+      { task.WriteInfo(physics, out, first) } -> std::same_as<void>;
+    };
+
+// Names each missing member in its own short message; call it in a constant
+// expression before anything instantiates DmcEnv<T>.
+template <typename T>
+consteval bool CheckTask() {
+  static_assert(HasOptions<T>,
+                "envpool DMC: the task needs `static Config Options();`");
+  static_assert(HasObservations<T>,
+                "envpool DMC: the task needs `static std::vector<ArraySpec> "
+                "Observations(const mjModel&, const Config&);`");
+  static_assert(ConstructibleFromPhysics<T>,
+                "envpool DMC: the task needs a constructor `Task(const "
+                "Config&, const Physics&);`");
+  static_assert(HasInitialize<T>,
+                "envpool DMC: the task needs `void Initialize(Physics&, "
+                "Rng&);`");
+  static_assert(HasObserve<T>,
+                "envpool DMC: the task needs `void Observe(const Physics&, "
+                "Output&);`");
+  static_assert(HasReward<T>,
+                "envpool DMC: the task needs `double Reward(const Physics&);`");
+  static_assert(HasTaskInfo<T> == WritesInfo<T>,
+                "envpool DMC: a task with `static std::vector<ArraySpec> "
+                "TaskInfo(const mjModel&, const Config&);` needs `void "
+                "WriteInfo(const Physics&, Output&, std::size_t);`, and the "
+                "other way round");
+  return DmcTask<T>;
+}
+
+// The task's own info arrays (none without TaskInfo).
+template <DmcTask T>
+std::vector<ArraySpec> TaskInfoOf(const mjModel& m, const Config& config) {
+  if constexpr (HasTaskInfo<T>) {
+    return T::TaskInfo(m, config);
+  } else {
+    return {};
+  }
+}
+
+}  // namespace envpool::dmc
+
+#endif  // ENVPOOL_DMC_TASK_H_
