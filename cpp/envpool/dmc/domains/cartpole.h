@@ -1,5 +1,6 @@
 // Cartpole (dm_control suite/cartpole.py): swing up or balance one or more
-// poles on a cart; the model with n poles comes from envpool.families.dmc.tasks.
+// poles on a cart; the model with n poles comes from
+// envpool.families.dmc.tasks.
 #ifndef ENVPOOL_DMC_DOMAINS_CARTPOLE_H_
 #define ENVPOOL_DMC_DOMAINS_CARTPOLE_H_
 

@@ -1,5 +1,6 @@
 // Swimmer (dm_control suite/swimmer.py): an n-link planar swimmer reaching a
-// random target; the model with n links comes from envpool.families.dmc.tasks.
+// random target; the model with n links comes from
+// envpool.families.dmc.tasks.
 #ifndef ENVPOOL_DMC_DOMAINS_SWIMMER_H_
 #define ENVPOOL_DMC_DOMAINS_SWIMMER_H_
 
