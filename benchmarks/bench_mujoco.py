@@ -185,11 +185,10 @@ def _median(xs: Sequence[float]) -> float:
 
 
 def _rate(xs: Sequence[float] | None) -> str:
-    if not xs:
-        return "-"
-    if len(xs) == 1:
-        return f"{xs[0]:,.0f}"
-    return f"{_median(xs):,.0f} ({min(xs) / 1e3:,.1f}k-{max(xs) / 1e3:,.1f}k)"
+    # envpool.bench is this envpool's: bench_jax's peer worker runs the original's
+    from envpool.bench.report import rate_with_range
+
+    return rate_with_range(xs)
 
 
 def _ratio_over_rounds(pairs: Sequence[tuple[float | None, float | None]]) -> float | None:

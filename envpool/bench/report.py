@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import statistics
 from collections.abc import Sequence
 from typing import Any
 
@@ -85,6 +86,16 @@ def write_json(report: Report, path: str) -> None:
     with open(path, "w") as f:
         json.dump(report.to_json(), f, indent=2)
         f.write("\n")
+
+
+def rate_with_range(rates: Sequence[float] | None) -> str:
+    """A cell of the benchmark scripts' tables: the median rate and, for several rounds,
+    their range in thousands; "-" for none."""
+    if not rates:
+        return "-"
+    if len(rates) == 1:
+        return f"{rates[0]:,.0f}"
+    return f"{statistics.median(rates):,.0f} ({min(rates) / 1e3:,.1f}k-{max(rates) / 1e3:,.1f}k)"
 
 
 def finish_script_run(
