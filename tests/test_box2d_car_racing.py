@@ -123,7 +123,6 @@ def test_spaces_match_gymnasium():
 
 def test_the_installed_pygame_passes_the_drawing_check():
     import envpool._box2d as box2d
-
     from envpool.families.box2d import score_font as box2d_score_font
 
     box2d_score_font.check_drawing(box2d, pygame)
@@ -135,7 +134,6 @@ def test_a_pygame_that_draws_otherwise_is_refused(monkeypatch):
     """A pygame whose drawing matches neither verified one gets a message naming
     them and the fix, not a wrong frame."""
     import envpool._box2d as box2d
-
     from envpool.families.box2d import score_font as box2d_score_font
 
     real = box2d_score_font.draw_with_pygame
@@ -158,7 +156,6 @@ def test_score_font_lays_out_strings_as_pygame():
     """Every score from -999 to 9999 (and longer ones) rendered by envpool's copy of
     SDL_ttf's layout equals pygame's own rendering."""
     import envpool._box2d as box2d
-
     from envpool.families.box2d import score_font as box2d_score_font
 
     box2d_score_font.install(box2d)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from envpool._core import _numpy_random_draws
 from gymnasium.utils import seeding
+
+from envpool._core import _numpy_random_draws
 
 pytestmark = pytest.mark.numpy_sensitive
 
