@@ -132,7 +132,8 @@ def bench_local(seconds: float, num_envs: int) -> list[dict[str, Any]]:
         start = time.perf_counter()
         while time.perf_counter() - start < seconds:
             for j in range(64):
-                obs, reward, terminated, truncated, info = pool.recv()
+                received = pool.recv()
+                obs, info = received[0], received[4]
                 if what == "random actions":
                     action = random_actions[j]
                 else:
@@ -140,17 +141,7 @@ def bench_local(seconds: float, num_envs: int) -> list[dict[str, Any]]:
                 pool.send(action, info["env_id"])
                 steps += len(obs)
                 if what.endswith("cutting"):
-                    cutter.observe(
-                        info["env_id"],
-                        obs,
-                        reward,
-                        terminated,
-                        truncated,
-                        info["elapsed_step"],
-                        action,
-                        logp,
-                        0,
-                    )
+                    cutter.observe_recv(received, action, logp, 0)
         rate = steps / (time.perf_counter() - start)
         rows.append(
             {

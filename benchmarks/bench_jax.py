@@ -875,14 +875,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from envpool.bench.report import finish_script_run
 
     settings = {k: v for k, v in vars(args).items() if k != "peer_worker"}
-    finish_script_run(
-        args.json,
-        settings,
-        vers,
-        load_before[0],
-        load_after[0],
-        ("cases", [asdict(r) for r in runs]),
-    )
+    loads = (load_before[0], load_after[0])
+    finish_script_run(args.json, settings, vers, loads, ("cases", [asdict(r) for r in runs]))
     return 0
 
 

@@ -374,14 +374,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     vers = versions()
     if original is not None and original.version:
         vers[ORIGINAL] = original.version
-    finish_script_run(
-        args.json,
-        vars(args),
-        vers,
-        load_before[0],
-        load_after[0],
-        ("tasks", [asdict(r) for r in runs]),
-    )
+    loads = (load_before[0], load_after[0])
+    finish_script_run(args.json, vars(args), vers, loads, ("tasks", [asdict(r) for r in runs]))
     return 0
 
 

@@ -32,6 +32,7 @@ import numpy as np
 
 import envpool
 from envpool import numa
+from envpool.bench.report import add_run_arguments
 from envpool.bench.runner import machine, versions
 
 
@@ -167,12 +168,7 @@ def table(results: list[dict[str, Any]]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tasks", nargs="+", default=["Pong-v5", "HalfCheetah-v5", "CartPole-v1"])
-    parser.add_argument("--threads", type=int, nargs="+", default=None)
-    parser.add_argument("--envs-per-thread", type=int, default=2)
-    parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--json", help="write the results here")
+    add_run_arguments(parser, ["Pong-v5", "HalfCheetah-v5", "CartPole-v1"], rounds=3)
     args = parser.parse_args(argv)
     threads = sorted(set(args.threads or default_threads()))
     if threads[0] < 1:

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 import envpool
+from envpool.bench.report import add_run_arguments
 from envpool.bench.runner import machine, versions
 
 DRIVERS = ("alternate", "threads")
@@ -151,12 +152,9 @@ def _table(results: list[dict[str, Any]]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tasks", nargs="+", default=["CartPole-v1", "Pong-v5"])
+    add_run_arguments(parser, ["CartPole-v1", "Pong-v5"], rounds=3, threads=False)
     parser.add_argument("--pools", type=int, default=4)
     parser.add_argument("--num-envs", type=int, default=8)
-    parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--json", help="write the results here")
     args = parser.parse_args(argv)
     results = []
     for task in args.tasks:

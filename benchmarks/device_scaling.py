@@ -21,6 +21,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import asdict
 
+from envpool.bench.report import add_run_arguments
 from envpool.bench.runner import Measurement, Settings, run, versions
 
 ALE_PEER = "ale-py AtariVectorEnv"
@@ -80,13 +81,8 @@ def table(found: Sequence[Measurement], threads: Sequence[int]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tasks", nargs="+", default=["Pong-v5", "CartPole-v1", "HalfCheetah-v5"])
-    parser.add_argument("--threads", type=int, nargs="+", default=None)
-    parser.add_argument("--envs-per-thread", type=int, default=2)
-    parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--rounds", type=int, default=1)
+    add_run_arguments(parser, ["Pong-v5", "CartPole-v1", "HalfCheetah-v5"], rounds=1)
     parser.add_argument("--peer-python", help="a Python with the original EnvPool installed")
-    parser.add_argument("--json", help="write every measurement here")
     args = parser.parse_args(argv)
     args.threads = args.threads or default_threads()
     found = measure(args)

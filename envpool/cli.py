@@ -86,14 +86,37 @@ def _int_list(text: str) -> list[int]:
     return values
 
 
+def _command(
+    sub: _Commands, name: str, help: str, description: str, epilog: str | None = None
+) -> argparse.ArgumentParser:
+    """A subcommand's parser that knows itself (``command_parser``, for its usage errors);
+    with an ``epilog`` of examples, the description is filled to 78 columns and the
+    examples keep their lines."""
+    if epilog is None:
+        p = sub.add_parser(name, help=help, description=description)
+    else:
+        p = sub.add_parser(
+            name,
+            help=help,
+            description=textwrap.fill(description, 78),
+            epilog=epilog,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+    p.set_defaults(command_parser=p)
+    return p
+
+
+def _add_report_options(p: argparse.ArgumentParser, what: str) -> None:
+    """--json and --no-progress, of the commands that measure (bench, tune)."""
+    p.add_argument("--json", metavar="PATH", help=f"write {what} as JSON to PATH")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
 def _add_list_command(sub: _Commands) -> None:
     """The parser of `envpool list`."""
-    p = sub.add_parser(
-        "list",
-        help="list task ids",
-        description="List the task ids that envpool.make accepts, one per line.",
+    p = _command(
+        sub, "list", "list task ids", "List the task ids that envpool.make accepts, one per line."
     )
-    p.set_defaults(command_parser=p)
     p.add_argument(
         "pattern",
         nargs="?",
@@ -115,13 +138,13 @@ def _add_list_command(sub: _Commands) -> None:
 
 def _add_info_command(sub: _Commands) -> None:
     """The parser of `envpool info`."""
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "info",
-        help="spaces and options of a task",
-        description="Show a task's spaces, dm_env specs, info arrays and every option with "
+        "spaces and options of a task",
+        "Show a task's spaces, dm_env specs, info arrays and every option with "
         "its default (what envpool.make_spec(TASK) returns).",
     )
-    p.set_defaults(command_parser=p)
     p.add_argument("task", metavar="TASK", help="a task id, e.g. CartPole-v1")
     p.add_argument("--json", action="store_true", help="print the config and spaces as JSON")
 
@@ -150,21 +173,17 @@ def _add_distributed_command(sub: _Commands) -> None:
 
 def _add_bench_command(sub: _Commands) -> None:
     """The parser of `envpool bench`."""
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "bench",
-        help="steps/s of envpool against the peers installed here",
-        description=textwrap.fill(
-            "Measure env steps per second (and emulator frames per second for Atari) of "
-            "envpool and of the peers importable in this Python: a for-loop over gymnasium "
-            "envs, gymnasium's SyncVectorEnv and AsyncVectorEnv (also of the MuJoCo tasks), "
-            "gymnasium's numpy CartPole, ale-py's AtariVectorEnv; optionally the original "
-            "EnvPool from another Python.",
-            78,
-        ),
-        epilog=BENCH_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "steps/s of envpool against the peers installed here",
+        "Measure env steps per second (and emulator frames per second for Atari) of "
+        "envpool and of the peers importable in this Python: a for-loop over gymnasium "
+        "envs, gymnasium's SyncVectorEnv and AsyncVectorEnv (also of the MuJoCo tasks), "
+        "gymnasium's numpy CartPole, ale-py's AtariVectorEnv; optionally the original "
+        "EnvPool from another Python.",
+        BENCH_EXAMPLES,
     )
-    p.set_defaults(command_parser=p)
     p.add_argument(
         "--task",
         dest="tasks",
@@ -202,7 +221,6 @@ def _add_bench_command(sub: _Commands) -> None:
         metavar="S",
         help="timed seconds per engine and size, after a short warm-up (default: 1)",
     )
-    p.add_argument("--json", metavar="PATH", help="write the results as JSON to PATH")
     p.add_argument("--plot", metavar="PATH", help="write a PNG of steps/s against num_envs to PATH")
     p.add_argument(
         "--no-peers", action="store_true", help="measure envpool only (and --peer-python)"
@@ -213,29 +231,25 @@ def _add_bench_command(sub: _Commands) -> None:
         help="a Python interpreter with the original EnvPool installed (package envpool); "
         "adds it as a peer, run in a subprocess",
     )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_report_options(p, "the results")
 
 
 def _add_tune_command(sub: _Commands) -> None:
     """The parser of `envpool tune`."""
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "tune",
-        help="find the fastest threads, batch size and thread sharing for a task here",
-        description=textwrap.fill(
-            "Measure the candidate configurations of a pool of TASK on this machine and "
-            "rank them by env steps per second: num_threads 1, 2, 4, ... up to "
-            "min(num_envs, usable CPUs); sync (batch_size = num_envs) or async "
-            "(batch_size num_envs/2, /4, /8); threads of the pool's own or a shared "
-            "envpool.make_thread_pool(). Successive halving within --budget: every "
-            "candidate briefly, the better half longer, and so on; the last 3 are "
-            "measured 3 times in turn and ranked by the median. Prints a ranked table "
-            "and the envpool.make(...) call of the fastest.",
-            78,
-        ),
-        epilog=TUNE_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "find the fastest threads, batch size and thread sharing for a task here",
+        "Measure the candidate configurations of a pool of TASK on this machine and "
+        "rank them by env steps per second: num_threads 1, 2, 4, ... up to "
+        "min(num_envs, usable CPUs); sync (batch_size = num_envs) or async "
+        "(batch_size num_envs/2, /4, /8); threads of the pool's own or a shared "
+        "envpool.make_thread_pool(). Successive halving within --budget: every "
+        "candidate briefly, the better half longer, and so on; the last 3 are "
+        "measured 3 times in turn and ranked by the median. Prints a ranked table "
+        "and the envpool.make(...) call of the fastest.",
+        TUNE_EXAMPLES,
     )
-    p.set_defaults(command_parser=p)
     p.add_argument("task", metavar="TASK", help="a task id, e.g. Pong-v5")
     p.add_argument(
         "--num-envs",
@@ -271,13 +285,7 @@ def _add_tune_command(sub: _Commands) -> None:
         action="store_true",
         help="leave out the candidates on a shared envpool.make_thread_pool()",
     )
-    p.add_argument(
-        "--json",
-        metavar="PATH",
-        help="write the machine, the settings, every candidate's measurements and the "
-        "pick as JSON to PATH",
-    )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_report_options(p, "the machine, the settings, every candidate's measurements and the pick")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -241,14 +241,19 @@ def envpool_loop(env: Any, case: Case, dm: bool = False) -> Runner:
 
         return run
     env.reset()
-    step = env.step
+    return _step_runner(env.step, actions, rows)
 
-    def run_sync(k: int) -> int:
+
+def _step_runner(step: Callable[[Any], Any], actions: Iterator[Any], rows: int) -> Runner:
+    """``run(k)``: k calls of ``step`` with the next k actions; returns the env steps done
+    (``rows`` a call)."""
+
+    def run(k: int) -> int:
         for a in itertools.islice(actions, k):
             step(a)
         return k * rows
 
-    return run_sync
+    return run
 
 
 class EnvpoolEngine(Engine):
@@ -406,14 +411,7 @@ def _stepping(env: Any, case: Case, rows: int) -> Iterator[Runner]:
     actions = case.actions()
     try:
         env.reset(seed=0)
-        step = env.step
-
-        def run(k: int) -> int:
-            for a in itertools.islice(actions, k):
-                step(a)
-            return k * rows
-
-        yield run
+        yield _step_runner(env.step, actions, rows)
     finally:
         env.close()
 

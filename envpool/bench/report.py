@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 from collections.abc import Sequence
@@ -98,22 +99,36 @@ def rate_with_range(rates: Sequence[float] | None) -> str:
     return f"{statistics.median(rates):,.0f} ({min(rates) / 1e3:,.1f}k-{max(rates) / 1e3:,.1f}k)"
 
 
+def add_run_arguments(
+    parser: argparse.ArgumentParser, tasks: list[str], rounds: int, threads: bool = True
+) -> None:
+    """The options every scaling script in benchmarks/ takes: the tasks, (with ``threads``)
+    the thread counts and envs per thread, the seconds a round, the rounds and --json."""
+    parser.add_argument("--tasks", nargs="+", default=tasks)
+    if threads:
+        parser.add_argument("--threads", type=int, nargs="+", default=None)
+        parser.add_argument("--envs-per-thread", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--rounds", type=int, default=rounds)
+    parser.add_argument("--json", help="write the results here")
+
+
 def finish_script_run(
     json_path: str | None,
     settings: dict[str, Any],
     versions: dict[str, str],
-    load_before: float,
-    load_after: float,
+    loads: tuple[float, float],
     results: tuple[str, list[Any]],
 ) -> None:
     """The closing lines of a benchmark script in benchmarks/: the machine, the versions
-    and the load average, printed; with ``json_path``, all of it and ``results`` (a key and
-    its rows) written there as JSON."""
+    and the 1-minute load averages before and after the run (``loads``), printed; with
+    ``json_path``, all of it and ``results`` (a key and its rows) written there as JSON."""
     info = machine()
     print(
         f"{info['cpus']} CPUs ({info['cpu']}), Python {info['python']}; "
         + ", ".join(f"{k} {v}" for k, v in versions.items())
     )
+    load_before, load_after = loads
     print(f"load average (1 min): {load_before:.2f} before, {load_after:.2f} after")
     if json_path:
         key, rows = results

@@ -117,24 +117,15 @@ class RolloutActor:
         while not self.stop_event.is_set():
             if target is not None and self.counts["env_steps"] >= target:
                 break
-            obs, reward, terminated, truncated, info = self.pool.recv()
+            batch = self.pool.recv()
+            obs, reward, terminated, truncated, info = batch
             env_id = info["env_id"]
             assert self.policy is not None
             action, logp = self.policy.act(obs)
             self.pool.send(action, env_id)
             self.counts["env_steps"] += len(env_id)
             self._track_returns(env_id, reward, terminated | truncated, info["elapsed_step"])
-            for traj in self.cutter.observe(
-                env_id,
-                obs,
-                reward,
-                terminated,
-                truncated,
-                info["elapsed_step"],
-                action,
-                logp,
-                self.fetcher.version,
-            ):
+            for traj in self.cutter.observe_recv(batch, action, logp, self.fetcher.version):
                 traj["finished_returns"] = np.asarray(
                     self.finished.pop(int(traj["env_id"]), []), dtype=np.float64
                 )

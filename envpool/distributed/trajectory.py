@@ -9,6 +9,7 @@ episode end), so a learner can bootstrap a truncated episode.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -41,6 +42,24 @@ class TrajectoryCutter:
             raise ValueError(f"trajectory length must be >= 1, got {length}")
         self.length = length
         self._envs: dict[int, _EnvBuffer] = {}
+
+    def observe_recv(
+        self, batch: tuple[Any, ...], action: np.ndarray, logp: np.ndarray, policy_version: int
+    ) -> list[dict[str, np.ndarray]]:
+        """``observe`` of what an async pool's ``recv()`` returned (``batch``: obs, reward,
+        terminated, truncated, info with env_id and elapsed_step)."""
+        obs, reward, terminated, truncated, info = batch
+        return self.observe(
+            info["env_id"],
+            obs,
+            reward,
+            terminated,
+            truncated,
+            info["elapsed_step"],
+            action,
+            logp,
+            policy_version,
+        )
 
     def observe(
         self,
