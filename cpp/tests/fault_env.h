@@ -6,6 +6,8 @@
 //   nan_at_step       write NaN into the obs and reward at this step
 //   sleep_us          sleep this long in every Step
 //   max_sleep_us      sleep a random time below this in every Reset and Step
+//   spin_us           keep the CPU busy this long in every Step: a stand-in
+//                     for an emulator step in benchmarks/bench_engine.py
 //   misuse_obs_at_step  at this step, write the obs the wrong way: a dict
 //                     observation whole (out.Obs<T>()), a plain one by key
 //                     (out.Obs<T>(0)), as a mistaken env would
@@ -42,6 +44,7 @@ class FaultEnvT {
             {"nan_at_step", std::int64_t{-1}},
             {"sleep_us", std::int64_t{0}},
             {"max_sleep_us", std::int64_t{0}},
+            {"spin_us", std::int64_t{0}},
             {"misuse_obs_at_step", std::int64_t{-1}}};
   }
 
@@ -63,6 +66,7 @@ class FaultEnvT {
         nan_at_step_(config.Get<std::int64_t>("nan_at_step")),
         sleep_us_(config.Get<std::int64_t>("sleep_us")),
         max_sleep_us_(config.Get<std::int64_t>("max_sleep_us")),
+        spin_us_(config.Get<std::int64_t>("spin_us")),
         misuse_obs_at_step_(config.Get<std::int64_t>("misuse_obs_at_step")) {}
 
   void Reset(Rng& rng, Output& out) {
@@ -81,6 +85,7 @@ class FaultEnvT {
   void Step(Action action, Rng& /*rng*/, Output& out) {
     ++steps_;
     Sleep(sleep_us_);
+    Spin(spin_us_);
     if (steps_ == throw_at_step_) {
       throw std::runtime_error("injected failure at step " +
                                std::to_string(steps_));
@@ -113,6 +118,16 @@ class FaultEnvT {
     }
   }
 
+  static void Spin(std::int64_t us) {
+    if (us <= 0) {
+      return;
+    }
+    const auto until =
+        std::chrono::steady_clock::now() + std::chrono::microseconds(us);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+  }
+
   void Write(Output& out) const {
     const double value = steps_ == nan_at_step_
                              ? std::numeric_limits<double>::quiet_NaN()
@@ -138,6 +153,7 @@ class FaultEnvT {
   std::int64_t nan_at_step_;
   std::int64_t sleep_us_;
   std::int64_t max_sleep_us_;
+  std::int64_t spin_us_;
   std::int64_t misuse_obs_at_step_;
   std::int64_t resets_ = 0;
   double draw_ = 0;

@@ -64,9 +64,15 @@ class AsyncBatches {
       Output out(&rows);
       process(*id, out);
       RingEntry& entry = ring_[rows.batch() % ring_size_];
-      entry.written.fetch_add(1, std::memory_order_seq_cst);
+      const std::size_t written =
+          entry.written.fetch_add(1, std::memory_order_seq_cst) + 1;
       completed_.fetch_add(1, std::memory_order_seq_cst);
-      waiter_.Notify();
+      // The caller waits only for a full batch (Next) or for every env sent
+      // (Drain): waking it for each env would cost a context switch per env
+      // while it has nothing to do.
+      if (written == batch_size_ || draining_.load(std::memory_order_seq_cst)) {
+        waiter_.Notify();
+      }
       ++ran;
     }
     return ran;
@@ -91,9 +97,16 @@ class AsyncBatches {
 
   // Waits for every env sent to finish and forgets their results.
   void Drain(const InterruptCheck& interrupt) {
+    // seq_cst on both sides: a worker that misses this store has counted its
+    // env before the first ready() below reads the count.
+    draining_.store(true, std::memory_order_seq_cst);
+    struct StopDraining {
+      std::atomic<bool>* draining;
+      ~StopDraining() { draining->store(false, std::memory_order_relaxed); }
+    } stop_draining{&draining_};
     WaitInterruptibly(
         waiter_,
-        [&] { return completed_.load(std::memory_order_acquire) == sent_; },
+        [&] { return completed_.load(std::memory_order_seq_cst) == sent_; },
         interrupt, kRecvSpin);
     for (std::size_t i = 0; i < ring_size_; ++i) {
       ring_[i].written.store(0, std::memory_order_relaxed);
@@ -149,6 +162,7 @@ class AsyncBatches {
   std::uint64_t next_recv_ = 0;
   Waiter waiter_;
   std::atomic<bool> stop_{false};
+  std::atomic<bool> draining_{false};
 };
 
 }  // namespace envpool
