@@ -7,8 +7,10 @@
 #include <mujoco/mujoco.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -25,6 +27,7 @@
 #include "envpool/mujoco_runtime/action_spec.h"
 #include "envpool/mujoco_runtime/env_renderer.h"
 #include "envpool/mujoco_runtime/initial_state.h"
+#include "envpool/numpy/linalg.h"
 
 namespace envpool::dmc {
 
@@ -51,14 +54,39 @@ inline ArraySpec Observation(const char* name,
   return MakeArray<double>(name, std::move(shape), {-kInf}, {kInf});
 }
 
-// Keys `first` and `first + 1`: physics.position() and physics.velocity(),
-// the observation of the tasks that show the raw state.
+// The observation of the tasks that show the raw state: the keys position
+// and velocity, physics.position() and physics.velocity().
+inline std::vector<ArraySpec> StateObservations(const mjModel& m) {
+  return {Observation("position", {m.nq}), Observation("velocity", {m.nv})};
+}
+
+// Writes StateObservations to the keys `first` and `first + 1`.
 inline void ObserveState(const Physics& physics, Output& out,
                          std::size_t first = 0) {
   const mjModel& m = physics.model();
   const mjData& d = physics.data();
   std::copy_n(d.qpos, m.nq, out.Obs<double>(first).begin());
   std::copy_n(d.qvel, m.nv, out.Obs<double>(first + 1).begin());
+}
+
+// The 3-vector from `origin` to `point` in the frame whose row-major
+// rotation matrix is `frame`: the suite's egocentric np.dot(point - origin,
+// frame), rounded as numpy rounds it.
+inline void EgocentricVector(const double* point, const double* origin,
+                             const double* frame, double* out) {
+  const std::array<double, 3> global{point[0] - origin[0], point[1] - origin[1],
+                                     point[2] - origin[2]};
+  NpVecMat3(global.data(), frame, out);
+}
+
+// Copies each array to the info keys `first`, `first + 1`, ...: for
+// WriteInfo, the model values that the task's episode start set.
+inline void WriteInfoArrays(
+    Output& out, std::size_t first,
+    std::initializer_list<std::span<const double>> arrays) {
+  for (std::span<const double> array : arrays) {
+    std::ranges::copy(array, out.Info<double>(first++).begin());
+  }
 }
 
 template <typename Task>
@@ -70,12 +98,16 @@ class DmcEnv {
   using Action = std::span<const double>;
 
   static Config DefaultConfig() {
-    Config config{
-        {"model_file", std::string()}, {"frame_skip", std::int64_t{1}},
-        {"from_pixels", false},        {"pixels_only", true},
-        {"width", std::int64_t{84}},   {"height", std::int64_t{84}},
-        {"camera_id", std::int64_t{0}}};
-    const Config task_options = Task::Options();
+    Config config{{"model_file", std::string()},
+                  {"frame_skip", std::int64_t{1}},
+                  {"from_pixels", false},
+                  {"pixels_only", true},
+                  {"width", std::int64_t{84}},
+                  {"height", std::int64_t{84}},
+                  {"camera_id", std::int64_t{0}},
+                  {"time_limit", Task::kTiming.time_limit},
+                  {"control_timestep", Task::kTiming.control_timestep}};
+    const Config task_options = OptionsOf<Task>();
     for (const auto& [name, value] : task_options.items()) {
       config.Set(name, value);
     }

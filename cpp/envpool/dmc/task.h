@@ -2,12 +2,16 @@
 // concepts; CheckTask names each missing member in its own message.
 //
 // Required:
-//   static Config Options();   // time_limit, control_timestep, task options
-//   static std::vector<ArraySpec> Observations(const mjModel&, const Config&);
-//   Task(const Config&, const Physics&);
-//   void Initialize(Physics&, Rng&);        // initialize_episode
-//   void Observe(const Physics&, Output&);  // get_observation, key by key
-//   double Reward(const Physics&);          // get_reward
+//   static constexpr Timing kTiming{.time_limit = ..., .control_timestep =
+//   ...}; static std::vector<ArraySpec> Observations(const mjModel&, const
+//   Config&); Task(const Config&, const Physics&); void Initialize(Physics&,
+//   Rng&);        // initialize_episode void Observe(const Physics&, Output&);
+//   // get_observation, key by key double Reward(const Physics&);          //
+//   get_reward
+// Optional, for a domain whose tasks differ by options (sparse, swing_up,
+// ...): their names and defaults, which the config lists after time_limit and
+// control_timestep:
+//   static Config Options();
 // Optional, for a task whose episode start sets something outside qpos/qvel
 // (a target's position, ...) that the reset info carries so that dm_control
 // can replay the episode; without them the task adds no info:
@@ -30,9 +34,16 @@
 
 namespace envpool::dmc {
 
+// The defaults of the options time_limit (seconds) and control_timestep: the
+// domain's _DEFAULT_TIME_LIMIT and _CONTROL_TIMESTEP in dm_control.
+struct Timing {
+  double time_limit;
+  double control_timestep;
+};
+
 template <typename T>
-concept HasOptions = requires {
-  { T::Options() } -> std::same_as<Config>;
+concept HasTiming = requires {
+  { T::kTiming } -> std::convertible_to<Timing>;
 };
 
 template <typename T>
@@ -61,8 +72,17 @@ concept HasReward = requires(T& task, const Physics& physics) {
 
 template <typename T>
 concept DmcTask =
-    HasOptions<T> && HasObservations<T> && ConstructibleFromPhysics<T> &&
+    HasTiming<T> && HasObservations<T> && ConstructibleFromPhysics<T> &&
     HasInitialize<T> && HasObserve<T> && HasReward<T>;
+
+// Optional: options of the task's own, with their defaults.
+template <typename T>
+concept DeclaresOptions = requires { T::Options(); };
+
+template <typename T>
+concept HasOptions = requires {
+  { T::Options() } -> std::same_as<Config>;
+};
 
 // Optional: info arrays of the task's own, written at each reset.
 template <typename T>
@@ -80,8 +100,9 @@ concept WritesInfo =
 // expression before anything instantiates DmcEnv<T>.
 template <typename T>
 consteval bool CheckTask() {
-  static_assert(HasOptions<T>,
-                "envpool DMC: the task needs `static Config Options();`");
+  static_assert(HasTiming<T>,
+                "envpool DMC: the task needs `static constexpr Timing "
+                "kTiming{.time_limit = ..., .control_timestep = ...};`");
   static_assert(HasObservations<T>,
                 "envpool DMC: the task needs `static std::vector<ArraySpec> "
                 "Observations(const mjModel&, const Config&);`");
@@ -96,12 +117,25 @@ consteval bool CheckTask() {
                 "Output&);`");
   static_assert(HasReward<T>,
                 "envpool DMC: the task needs `double Reward(const Physics&);`");
+  static_assert(!DeclaresOptions<T> || HasOptions<T>,
+                "envpool DMC: the task's options need the form `static Config "
+                "Options();`");
   static_assert(HasTaskInfo<T> == WritesInfo<T>,
                 "envpool DMC: a task with `static std::vector<ArraySpec> "
                 "TaskInfo(const mjModel&, const Config&);` needs `void "
                 "WriteInfo(const Physics&, Output&, std::size_t);`, and the "
                 "other way round");
   return DmcTask<T>;
+}
+
+// The task's own options (none without Options).
+template <DmcTask T>
+Config OptionsOf() {
+  if constexpr (HasOptions<T>) {
+    return T::Options();
+  } else {
+    return {};
+  }
 }
 
 // The task's own info arrays (none without TaskInfo).

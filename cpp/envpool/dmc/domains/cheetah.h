@@ -11,9 +11,7 @@ namespace envpool::dmc::cheetah {
 
 class Cheetah {
  public:
-  static Config Options() {
-    return {{"time_limit", 10.0}, {"control_timestep", 0.01}};
-  }
+  static constexpr Timing kTiming{.time_limit = 10, .control_timestep = 0.01};
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& /*config*/) {
@@ -46,12 +44,9 @@ class Cheetah {
   }
 
   double Reward(const Physics& physics) const {
-    return Tolerance(physics.data().sensordata[speed_],
-                     {.lower = kRunSpeed,
-                      .upper = kInfinity,
-                      .margin = kRunSpeed,
-                      .sigmoid = Sigmoid::kLinear,
-                      .value_at_margin = 0});
+    return AtLeast(
+        physics.data().sensordata[speed_],
+        {.lower = kRunSpeed, .margin = kRunSpeed, .value_at_margin = 0});
   }
 
  private:

@@ -16,12 +16,9 @@ namespace envpool::dmc::finger {
 
 class Finger {
  public:
-  static Config Options() {
-    return {{"time_limit", 20.0},
-            {"control_timestep", 0.02},
-            {"turn", false},
-            {"target_radius", 0.07}};
-  }
+  static constexpr Timing kTiming{.time_limit = 20, .control_timestep = 0.02};
+
+  static Config Options() { return {{"turn", false}, {"target_radius", 0.07}}; }
 
   static std::vector<ArraySpec> Observations(const mjModel& /*m*/,
                                              const Config& config) {
@@ -120,9 +117,9 @@ class Finger {
   void WriteInfo(const Physics& physics, Output& out, std::size_t first) const {
     if (turn_) {
       const mjModel& m = physics.model();
-      std::copy_n(m.site_pos + 3 * target_, 3, out.Info<double>(first).begin());
-      std::copy_n(m.site_size + 3 * target_, 3,
-                  out.Info<double>(first + 1).begin());
+      WriteInfoArrays(
+          out, first,
+          {{m.site_pos + 3 * target_, 3}, {m.site_size + 3 * target_, 3}});
     }
   }
 

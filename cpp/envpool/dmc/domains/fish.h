@@ -16,9 +16,9 @@ constexpr std::array<const char*, 7> kJoints = {
 
 class Fish {
  public:
-  static Config Options() {
-    return {{"time_limit", 40.0}, {"control_timestep", 0.04}, {"swim", true}};
-  }
+  static constexpr Timing kTiming{.time_limit = 40, .control_timestep = 0.04};
+
+  static Config Options() { return {{"swim", true}}; }
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& config) {
@@ -99,8 +99,8 @@ class Fish {
 
   void WriteInfo(const Physics& physics, Output& out, std::size_t first) const {
     if (swim_) {
-      std::copy_n(physics.model().geom_pos + 3 * target_, 3,
-                  out.Info<double>(first).begin());
+      WriteInfoArrays(out, first,
+                      {{physics.model().geom_pos + 3 * target_, 3}});
     }
   }
 
@@ -109,11 +109,8 @@ class Fish {
 
   // The target seen from the mouth, in the mouth's frame.
   void MouthToTarget(const mjData& d, double* out) const {
-    const double* target = d.geom_xpos + 3 * target_;
-    const double* mouth = d.geom_xpos + 3 * mouth_;
-    const std::array<double, 3> global{
-        target[0] - mouth[0], target[1] - mouth[1], target[2] - mouth[2]};
-    NpVecMat3(global.data(), d.geom_xmat + 9 * mouth_, out);
+    EgocentricVector(d.geom_xpos + 3 * target_, d.geom_xpos + 3 * mouth_,
+                     d.geom_xmat + 9 * mouth_, out);
   }
 
   bool swim_;

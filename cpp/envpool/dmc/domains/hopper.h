@@ -12,10 +12,9 @@ namespace envpool::dmc::hopper {
 
 class Hopper {
  public:
-  static Config Options() {
-    return {
-        {"time_limit", 20.0}, {"control_timestep", 0.02}, {"hopping", false}};
-  }
+  static constexpr Timing kTiming{.time_limit = 20, .control_timestep = 0.02};
+
+  static Config Options() { return {{"hopping", false}}; }
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& /*config*/) {
@@ -53,11 +52,9 @@ class Hopper {
         Tolerance(height, {.lower = kStandHeight, .upper = 2});
     if (hopping_) {
       const double hopping =
-          Tolerance(d.sensordata[speed_], {.lower = kHopSpeed,
-                                           .upper = kInfinity,
-                                           .margin = kHopSpeed / 2,
-                                           .sigmoid = Sigmoid::kLinear,
-                                           .value_at_margin = 0.5});
+          AtLeast(d.sensordata[speed_], {.lower = kHopSpeed,
+                                         .margin = kHopSpeed / 2,
+                                         .value_at_margin = 0.5});
       return standing * hopping;
     }
     const double small_control =

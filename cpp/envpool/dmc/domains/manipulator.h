@@ -35,11 +35,9 @@ bool Inserts(const mjModel& m) {
 
 class Manipulator {
  public:
-  static Config Options() {
-    return {{"time_limit", 10.0},
-            {"control_timestep", 0.01},
-            {"fully_observable", true}};
-  }
+  static constexpr Timing kTiming{.time_limit = 10, .control_timestep = 0.01};
+
+  static Config Options() { return {{"fully_observable", true}}; }
 
   static std::vector<ArraySpec> Observations(const mjModel& /*m*/,
                                              const Config& config) {
@@ -201,14 +199,13 @@ class Manipulator {
 
   void WriteInfo(const Physics& physics, Output& out, std::size_t first) const {
     const mjModel& m = physics.model();
-    std::copy_n(m.body_pos + 3 * target_, 3, out.Info<double>(first).begin());
-    std::copy_n(m.body_quat + 4 * target_, 4,
-                out.Info<double>(first + 1).begin());
+    WriteInfoArrays(
+        out, first,
+        {{m.body_pos + 3 * target_, 3}, {m.body_quat + 4 * target_, 4}});
     if (insert_) {
-      std::copy_n(m.body_pos + 3 * receptacle_, 3,
-                  out.Info<double>(first + 2).begin());
-      std::copy_n(m.body_quat + 4 * receptacle_, 4,
-                  out.Info<double>(first + 3).begin());
+      WriteInfoArrays(out, first + 2,
+                      {{m.body_pos + 3 * receptacle_, 3},
+                       {m.body_quat + 4 * receptacle_, 4}});
     }
   }
 

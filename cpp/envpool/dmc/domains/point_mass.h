@@ -14,15 +14,13 @@ namespace envpool::dmc::point_mass {
 
 class PointMass {
  public:
-  static Config Options() {
-    return {{"time_limit", 20.0},
-            {"control_timestep", 0.02},
-            {"randomize_gains", false}};
-  }
+  static constexpr Timing kTiming{.time_limit = 20, .control_timestep = 0.02};
+
+  static Config Options() { return {{"randomize_gains", false}}; }
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& /*config*/) {
-    return {Observation("position", {m.nq}), Observation("velocity", {m.nv})};
+    return StateObservations(m);
   }
 
   static std::vector<ArraySpec> TaskInfo(const mjModel& m,
@@ -89,7 +87,8 @@ class PointMass {
   void WriteInfo(const Physics& physics, Output& out, std::size_t first) const {
     if (randomize_gains_) {
       const mjModel& m = physics.model();
-      std::copy_n(m.wrap_prm, m.nwrap, out.Info<double>(first).begin());
+      WriteInfoArrays(out, first,
+                      {{m.wrap_prm, static_cast<std::size_t>(m.nwrap)}});
     }
   }
 

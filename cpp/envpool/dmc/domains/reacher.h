@@ -16,11 +16,9 @@ namespace envpool::dmc::reacher {
 
 class Reacher {
  public:
-  static Config Options() {
-    return {{"time_limit", 20.0},
-            {"control_timestep", 0.02},
-            {"target_size", 0.05}};
-  }
+  static constexpr Timing kTiming{.time_limit = 20, .control_timestep = 0.02};
+
+  static Config Options() { return {{"target_size", 0.05}}; }
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& /*config*/) {
@@ -71,9 +69,9 @@ class Reacher {
 
   void WriteInfo(const Physics& physics, Output& out, std::size_t first) const {
     const mjModel& m = physics.model();
-    std::copy_n(m.geom_pos + 3 * target_, 3, out.Info<double>(first).begin());
-    std::copy_n(m.geom_size + 3 * target_, 3,
-                out.Info<double>(first + 1).begin());
+    WriteInfoArrays(
+        out, first,
+        {{m.geom_pos + 3 * target_, 3}, {m.geom_size + 3 * target_, 3}});
   }
 
  private:

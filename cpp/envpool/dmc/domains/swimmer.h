@@ -17,9 +17,7 @@ constexpr int kHeadSensors = 12;
 
 class Swimmer {
  public:
-  static Config Options() {
-    return {{"time_limit", 30.0}, {"control_timestep", 0.03}};
-  }
+  static constexpr Timing kTiming{.time_limit = 30, .control_timestep = 0.03};
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& /*config*/) {
@@ -81,21 +79,18 @@ class Swimmer {
 
   void WriteInfo(const Physics& physics, Output& out, std::size_t first) const {
     const mjModel& m = physics.model();
-    std::copy_n(m.geom_pos + 3 * target_, 3, out.Info<double>(first).begin());
-    std::copy_n(m.light_pos + 3 * target_light_, 3,
-                out.Info<double>(first + 1).begin());
+    WriteInfoArrays(
+        out, first,
+        {{m.geom_pos + 3 * target_, 3}, {m.light_pos + 3 * target_light_, 3}});
   }
 
  private:
   // The target seen from the nose, in the head's frame (all 3 coordinates;
   // the task uses x and y).
   std::array<double, 3> NoseToTarget(const mjData& d) const {
-    const double* target = d.geom_xpos + 3 * target_;
-    const double* nose = d.geom_xpos + 3 * nose_;
-    const std::array<double, 3> global{target[0] - nose[0], target[1] - nose[1],
-                                       target[2] - nose[2]};
     std::array<double, 3> local{};
-    NpVecMat3(global.data(), d.xmat + 9 * head_, local.data());
+    EgocentricVector(d.geom_xpos + 3 * target_, d.geom_xpos + 3 * nose_,
+                     d.xmat + 9 * head_, local.data());
     return local;
   }
 
