@@ -10,7 +10,6 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <initializer_list>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -20,6 +19,7 @@
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
 #include "envpool/core/rng.h"
+#include "envpool/dmc/model_values.h"
 #include "envpool/dmc/physics.h"
 #include "envpool/dmc/randomizers.h"
 #include "envpool/dmc/rewards.h"
@@ -54,19 +54,23 @@ inline ArraySpec Observation(const char* name,
   return MakeArray<double>(name, std::move(shape), {-kInf}, {kInf});
 }
 
-// The observation of the tasks that show the raw state: the keys position
-// and velocity, physics.position() and physics.velocity().
-inline std::vector<ArraySpec> StateObservations(const mjModel& m) {
-  return {Observation("position", {m.nq}), Observation("velocity", {m.nv})};
+// The observation of the tasks that show the raw state: the keys position,
+// qpos from entry `first_qpos` on (the planar runners leave out their
+// horizontal position, 1 entry), and velocity, qvel.
+inline std::vector<ArraySpec> StateObservations(const mjModel& m,
+                                                int first_qpos = 0) {
+  return {Observation("position", {m.nq - first_qpos}),
+          Observation("velocity", {m.nv})};
 }
 
-// Writes StateObservations to the keys `first` and `first + 1`.
+// Writes StateObservations(m, first_qpos) to the keys 0 and 1.
 inline void ObserveState(const Physics& physics, Output& out,
-                         std::size_t first = 0) {
+                         int first_qpos = 0) {
   const mjModel& m = physics.model();
   const mjData& d = physics.data();
-  std::copy_n(d.qpos, m.nq, out.Obs<double>(first).begin());
-  std::copy_n(d.qvel, m.nv, out.Obs<double>(first + 1).begin());
+  std::copy_n(d.qpos + first_qpos, m.nq - first_qpos,
+              out.Obs<double>(0).begin());
+  std::copy_n(d.qvel, m.nv, out.Obs<double>(1).begin());
 }
 
 // The 3-vector from `origin` to `point` in the frame whose row-major
@@ -77,16 +81,6 @@ inline void EgocentricVector(const double* point, const double* origin,
   const std::array<double, 3> global{point[0] - origin[0], point[1] - origin[1],
                                      point[2] - origin[2]};
   NpVecMat3(global.data(), frame, out);
-}
-
-// Copies each array to the info keys `first`, `first + 1`, ...: for
-// WriteInfo, the model values that the task's episode start set.
-inline void WriteInfoArrays(
-    Output& out, std::size_t first,
-    std::initializer_list<std::span<const double>> arrays) {
-  for (std::span<const double> array : arrays) {
-    std::ranges::copy(array, out.Info<double>(first++).begin());
-  }
 }
 
 template <typename Task>
@@ -116,7 +110,13 @@ class DmcEnv {
 
   static EnvSpec Spec(const Config& config) {
     const Physics physics(ModelFile(config));
-    std::vector<ArraySpec> info = TaskInfoOf<Task>(physics.model(), config);
+    std::vector<ArraySpec> info;
+    for (const std::string& name :
+         DrawnModelValuesOf<Task>(physics.model(), config)) {
+      const auto size =
+          static_cast<std::int64_t>(ModelValues(physics.model(), name).size());
+      info.push_back(MakeArray<double>(name, {size}));
+    }
     mujoco_runtime::InitialState::AppendSpecs(physics.model(), info);
     std::vector<ArraySpec> keys;
     if (!config.Get<bool>("from_pixels") || !config.Get<bool>("pixels_only")) {
@@ -139,7 +139,7 @@ class DmcEnv {
         step_limit_(StepLimit(config.Get<double>("time_limit"),
                               physics_.timestep() * n_sub_steps_)),
         frame_skip_(FrameSkip(config)),
-        qpos0_index_(TaskInfoOf<Task>(physics_.model(), config).size()),
+        drawn_values_(DrawnValues(physics_.model(), config)),
         initial_state_(physics_.model()),
         camera_id_(static_cast<int>(config.Get<std::int64_t>("camera_id"))),
         renderer_(static_cast<int>(config.Get<std::int64_t>("width")),
@@ -172,10 +172,10 @@ class DmcEnv {
     physics_.AfterReset();
     step_count_ = 0;
     Observe(out);
-    if constexpr (WritesInfo<Task>) {
-      task_.WriteInfo(physics_, out, 0);
+    for (std::size_t i = 0; i < drawn_values_.size(); ++i) {
+      std::ranges::copy(drawn_values_[i], out.Info<double>(i).begin());
     }
-    initial_state_.Write(out, qpos0_index_);
+    initial_state_.Write(out, drawn_values_.size());
   }
 
   // control.Environment.step, `frame_skip` times with the same action
@@ -216,6 +216,16 @@ class DmcEnv {
     }
   }
 
+  // The task's drawn model values, in the env's own model.
+  static std::vector<std::span<const mjtNum>> DrawnValues(
+      const mjModel& m, const Config& config) {
+    std::vector<std::span<const mjtNum>> values;
+    for (const std::string& name : DrawnModelValuesOf<Task>(m, config)) {
+      values.push_back(ModelValues(m, name));
+    }
+    return values;
+  }
+
   static std::string ModelFile(const Config& config) {
     auto path = config.Get<std::string>("model_file");
     if (path.empty()) {
@@ -250,7 +260,7 @@ class DmcEnv {
   int n_sub_steps_;
   double step_limit_;
   int frame_skip_;
-  std::size_t qpos0_index_;
+  std::vector<std::span<const mjtNum>> drawn_values_;  // info keys 0, 1, ...
   mujoco_runtime::InitialState initial_state_;
   std::int64_t step_count_ = 0;
   int camera_id_;

@@ -2,28 +2,29 @@
 // concepts; CheckTask names each missing member in its own message.
 //
 // Required:
-//   static constexpr Timing kTiming{.time_limit = ..., .control_timestep =
-//   ...}; static std::vector<ArraySpec> Observations(const mjModel&, const
-//   Config&); Task(const Config&, const Physics&); void Initialize(Physics&,
-//   Rng&);        // initialize_episode void Observe(const Physics&, Output&);
-//   // get_observation, key by key double Reward(const Physics&);          //
-//   get_reward
+//   static constexpr Timing kTiming{...};  // time limit, control timestep
+//   static std::vector<ArraySpec> Observations(const mjModel&, const Config&);
+//   Task(const Config&, const Physics&);
+//   void Initialize(Physics&, Rng&);        // initialize_episode
+//   void Observe(const Physics&, Output&);  // get_observation, key by key
+//   double Reward(const Physics&);          // get_reward
 // Optional, for a domain whose tasks differ by options (sparse, swing_up,
 // ...): their names and defaults, which the config lists after time_limit and
 // control_timestep:
 //   static Config Options();
-// Optional, for a task whose episode start sets something outside qpos/qvel
-// (a target's position, ...) that the reset info carries so that dm_control
-// can replay the episode; without them the task adds no info:
-//   static std::vector<ArraySpec> TaskInfo(const mjModel&, const Config&);
-//   void WriteInfo(const Physics&, Output&, std::size_t first_index);
+// Optional, for a task whose episode start sets model values outside
+// qpos/qvel (a target's position, ...): their names (model_values.h), which
+// the reset info carries so that dm_control can replay the episode; without
+// it the task adds no info:
+//   static std::vector<std::string> DrawnModelValues(const mjModel&,
+//                                                    const Config&);
 #ifndef ENVPOOL_DMC_TASK_H_
 #define ENVPOOL_DMC_TASK_H_
 
 #include <mujoco/mujoco.h>
 
 #include <concepts>
-#include <cstddef>
+#include <string>
 #include <vector>
 
 #include "envpool/core/array_spec.h"
@@ -77,24 +78,21 @@ concept DmcTask =
 
 // Optional: options of the task's own, with their defaults.
 template <typename T>
-concept DeclaresOptions = requires { T::Options(); };
+concept DeclaresOptions = requires { &T::Options; };
 
 template <typename T>
 concept HasOptions = requires {
   { T::Options() } -> std::same_as<Config>;
 };
 
-// Optional: info arrays of the task's own, written at each reset.
+// Optional: the model values the task's episode start draws.
 template <typename T>
-concept HasTaskInfo = requires(const mjModel& m, const Config& config) {
-  { T::TaskInfo(m, config) } -> std::same_as<std::vector<ArraySpec>>;
-};
+concept DeclaresDrawnModelValues = requires { &T::DrawnModelValues; };
 
 template <typename T>
-concept WritesInfo =
-    requires(T& task, const Physics& physics, Output& out, std::size_t first) {
-      { task.WriteInfo(physics, out, first) } -> std::same_as<void>;
-    };
+concept HasDrawnModelValues = requires(const mjModel& m, const Config& config) {
+  { T::DrawnModelValues(m, config) } -> std::same_as<std::vector<std::string>>;
+};
 
 // Names each missing member in its own short message; call it in a constant
 // expression before anything instantiates DmcEnv<T>.
@@ -120,11 +118,10 @@ consteval bool CheckTask() {
   static_assert(!DeclaresOptions<T> || HasOptions<T>,
                 "envpool DMC: the task's options need the form `static Config "
                 "Options();`");
-  static_assert(HasTaskInfo<T> == WritesInfo<T>,
-                "envpool DMC: a task with `static std::vector<ArraySpec> "
-                "TaskInfo(const mjModel&, const Config&);` needs `void "
-                "WriteInfo(const Physics&, Output&, std::size_t);`, and the "
-                "other way round");
+  static_assert(!DeclaresDrawnModelValues<T> || HasDrawnModelValues<T>,
+                "envpool DMC: the task's drawn model values need the form "
+                "`static std::vector<std::string> DrawnModelValues(const "
+                "mjModel&, const Config&);`");
   return DmcTask<T>;
 }
 
@@ -138,11 +135,13 @@ Config OptionsOf() {
   }
 }
 
-// The task's own info arrays (none without TaskInfo).
+// The names of the model values the task draws (none without
+// DrawnModelValues).
 template <DmcTask T>
-std::vector<ArraySpec> TaskInfoOf(const mjModel& m, const Config& config) {
-  if constexpr (HasTaskInfo<T>) {
-    return T::TaskInfo(m, config);
+std::vector<std::string> DrawnModelValuesOf(const mjModel& m,
+                                            const Config& config) {
+  if constexpr (HasDrawnModelValues<T>) {
+    return T::DrawnModelValues(m, config);
   } else {
     return {};
   }

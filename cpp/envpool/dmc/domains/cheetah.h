@@ -15,8 +15,7 @@ class Cheetah {
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& /*config*/) {
-    return {Observation("position", {m.nq - 1}),
-            Observation("velocity", {m.nv})};
+    return StateObservations(m, kFirstQpos);
   }
 
   Cheetah(const Config& /*config*/, const Physics& physics)
@@ -37,10 +36,7 @@ class Cheetah {
   }
 
   void Observe(const Physics& physics, Output& out) const {
-    const mjModel& m = physics.model();
-    const mjData& d = physics.data();
-    std::copy_n(d.qpos + 1, m.nq - 1, out.Obs<double>(0).begin());
-    std::copy_n(d.qvel, m.nv, out.Obs<double>(1).begin());
+    ObserveState(physics, out, kFirstQpos);
   }
 
   double Reward(const Physics& physics) const {
@@ -50,6 +46,8 @@ class Cheetah {
   }
 
  private:
+  // The observed qpos leaves out the horizontal position.
+  static constexpr int kFirstQpos = 1;
   static constexpr double kRunSpeed = 10;
   int speed_;
 };

@@ -4,6 +4,7 @@
 #define ENVPOOL_DMC_DOMAINS_FISH_H_
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
@@ -31,12 +32,12 @@ class Fish {
     return obs;
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& config) {
+  static std::vector<std::string> DrawnModelValues(const mjModel& /*m*/,
+                                                   const Config& config) {
     if (!config.Get<bool>("swim")) {
       return {};
     }
-    return {MakeArray<double>("geom_pos:target", {3})};
+    return {"geom_pos:target"};
   }
 
   Fish(const Config& config, const Physics& physics)
@@ -95,13 +96,6 @@ class Fish {
         NpNorm(to_target), {.lower = 0, .upper = radii, .margin = 2 * radii});
     const double is_upright = 0.5 * (Upright(d) + 1);
     return (7 * in_target + is_upright) / 8;
-  }
-
-  void WriteInfo(const Physics& physics, Output& out, std::size_t first) const {
-    if (swim_) {
-      WriteInfoArrays(out, first,
-                      {{physics.model().geom_pos + 3 * target_, 3}});
-    }
   }
 
  private:

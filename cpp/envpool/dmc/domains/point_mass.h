@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
@@ -23,12 +24,12 @@ class PointMass {
     return StateObservations(m);
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& m,
-                                         const Config& config) {
+  static std::vector<std::string> DrawnModelValues(const mjModel& /*m*/,
+                                                   const Config& config) {
     if (!config.Get<bool>("randomize_gains")) {
       return {};
     }
-    return {MakeArray<double>("wrap_prm", {m.nwrap})};
+    return {"wrap_prm"};
   }
 
   PointMass(const Config& config, const Physics& physics)
@@ -82,14 +83,6 @@ class PointMass {
         {.margin = 1, .sigmoid = Sigmoid::kQuadratic, .value_at_margin = 0});
     const double small_control = (control_reward + 4) / 5;
     return near_target * small_control;
-  }
-
-  void WriteInfo(const Physics& physics, Output& out, std::size_t first) const {
-    if (randomize_gains_) {
-      const mjModel& m = physics.model();
-      WriteInfoArrays(out, first,
-                      {{m.wrap_prm, static_cast<std::size_t>(m.nwrap)}});
-    }
   }
 
  private:

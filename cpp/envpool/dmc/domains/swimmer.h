@@ -5,6 +5,7 @@
 #define ENVPOOL_DMC_DOMAINS_SWIMMER_H_
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
@@ -26,10 +27,9 @@ class Swimmer {
             Observation("body_velocities", {3 * links})};
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {MakeArray<double>("geom_pos:target", {3}),
-            MakeArray<double>("light_pos:target_light", {3})};
+  static std::vector<std::string> DrawnModelValues(const mjModel& /*m*/,
+                                                   const Config& /*config*/) {
+    return {"geom_pos:target", "light_pos:target_light"};
   }
 
   Swimmer(const Config& /*config*/, const Physics& physics)
@@ -75,13 +75,6 @@ class Swimmer {
                       .upper = size,
                       .margin = 5 * size,
                       .sigmoid = Sigmoid::kLongTail});
-  }
-
-  void WriteInfo(const Physics& physics, Output& out, std::size_t first) const {
-    const mjModel& m = physics.model();
-    WriteInfoArrays(
-        out, first,
-        {{m.geom_pos + 3 * target_, 3}, {m.light_pos + 3 * target_light_, 3}});
   }
 
  private:
