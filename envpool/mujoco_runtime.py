@@ -12,25 +12,34 @@ from importlib import metadata
 MUJOCO_VERSION = "3.17.0"
 
 
+def pinned_package_dir(
+    distribution: str, package: str, version: str, *, fix: str, missing: str, needs: str
+) -> str:
+    """The folder of the import package `package` of the installed `distribution`, which
+    must be `version`. Otherwise an ImportError ending with `fix`; its message begins with
+    `missing` when the distribution is not installed, with `needs` when another version is."""
+    try:
+        found = metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        raise ImportError(f"{missing}, which is not installed: {fix}") from None
+    if found != version:
+        raise ImportError(f"{needs}, but {distribution} {found} is installed: {fix}")
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(f"the {package} package cannot be located: {fix}")
+    return next(iter(spec.submodule_search_locations))
+
+
 def mujoco_package_dir() -> str:
     """The installed mujoco package's folder; ImportError naming the version needed."""
-    fix = f"pip install mujoco=={MUJOCO_VERSION}"
-    try:
-        found = metadata.version("mujoco")
-    except metadata.PackageNotFoundError:
-        raise ImportError(
-            f"envpool's MuJoCo tasks need the mujoco package, version {MUJOCO_VERSION}, "
-            f"which is not installed: {fix}"
-        ) from None
-    if found != MUJOCO_VERSION:
-        raise ImportError(
-            f"envpool's MuJoCo tasks need mujoco=={MUJOCO_VERSION}, but mujoco {found} is "
-            f"installed: {fix}"
-        )
-    spec = importlib.util.find_spec("mujoco")
-    if spec is None or not spec.submodule_search_locations:
-        raise ImportError(f"the mujoco package cannot be located: {fix}")
-    return next(iter(spec.submodule_search_locations))
+    return pinned_package_dir(
+        "mujoco",
+        "mujoco",
+        MUJOCO_VERSION,
+        fix=f"pip install mujoco=={MUJOCO_VERSION}",
+        missing=f"envpool's MuJoCo tasks need the mujoco package, version {MUJOCO_VERSION}",
+        needs=f"envpool's MuJoCo tasks need mujoco=={MUJOCO_VERSION}",
+    )
 
 
 def load_library() -> None:

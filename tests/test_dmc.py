@@ -273,7 +273,7 @@ def test_dm_control_version_mismatch_is_an_import_error_naming_the_fix(monkeypat
     def fake_version(name: str) -> str:
         return "1.0.0" if name == "dm-control" else real_version(name)
 
-    monkeypatch.setattr(dmc_tasks.metadata, "version", fake_version)
+    monkeypatch.setattr(metadata, "version", fake_version)
     with pytest.raises(ImportError, match=r"dm-control==1\.0\.50"):
         dmc_tasks.model_file("cartpole", n_poles=5)
 

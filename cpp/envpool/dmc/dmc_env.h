@@ -7,6 +7,7 @@
 #include <mujoco/mujoco.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <span>
@@ -18,6 +19,7 @@
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
 #include "envpool/core/rng.h"
+#include "envpool/dmc/model_values.h"
 #include "envpool/dmc/physics.h"
 #include "envpool/dmc/randomizers.h"
 #include "envpool/dmc/rewards.h"
@@ -25,6 +27,7 @@
 #include "envpool/mujoco_runtime/action_spec.h"
 #include "envpool/mujoco_runtime/env_renderer.h"
 #include "envpool/mujoco_runtime/initial_state.h"
+#include "envpool/numpy/linalg.h"
 
 namespace envpool::dmc {
 
@@ -51,14 +54,33 @@ inline ArraySpec Observation(const char* name,
   return MakeArray<double>(name, std::move(shape), {-kInf}, {kInf});
 }
 
-// Keys `first` and `first + 1`: physics.position() and physics.velocity(),
-// the observation of the tasks that show the raw state.
+// The observation of the tasks that show the raw state: the keys position,
+// qpos from entry `first_qpos` on (the planar runners leave out their
+// horizontal position, 1 entry), and velocity, qvel.
+inline std::vector<ArraySpec> StateObservations(const mjModel& m,
+                                                int first_qpos = 0) {
+  return {Observation("position", {m.nq - first_qpos}),
+          Observation("velocity", {m.nv})};
+}
+
+// Writes StateObservations(m, first_qpos) to the keys 0 and 1.
 inline void ObserveState(const Physics& physics, Output& out,
-                         std::size_t first = 0) {
+                         int first_qpos = 0) {
   const mjModel& m = physics.model();
   const mjData& d = physics.data();
-  std::copy_n(d.qpos, m.nq, out.Obs<double>(first).begin());
-  std::copy_n(d.qvel, m.nv, out.Obs<double>(first + 1).begin());
+  std::copy_n(d.qpos + first_qpos, m.nq - first_qpos,
+              out.Obs<double>(0).begin());
+  std::copy_n(d.qvel, m.nv, out.Obs<double>(1).begin());
+}
+
+// The 3-vector from `origin` to `point` in the frame whose row-major
+// rotation matrix is `frame`: the suite's egocentric np.dot(point - origin,
+// frame), rounded as numpy rounds it.
+inline void EgocentricVector(const double* point, const double* origin,
+                             const double* frame, double* out) {
+  const std::array<double, 3> global{point[0] - origin[0], point[1] - origin[1],
+                                     point[2] - origin[2]};
+  NpVecMat3(global.data(), frame, out);
 }
 
 template <typename Task>
@@ -70,12 +92,16 @@ class DmcEnv {
   using Action = std::span<const double>;
 
   static Config DefaultConfig() {
-    Config config{
-        {"model_file", std::string()}, {"frame_skip", std::int64_t{1}},
-        {"from_pixels", false},        {"pixels_only", true},
-        {"width", std::int64_t{84}},   {"height", std::int64_t{84}},
-        {"camera_id", std::int64_t{0}}};
-    const Config task_options = Task::Options();
+    Config config{{"model_file", std::string()},
+                  {"frame_skip", std::int64_t{1}},
+                  {"from_pixels", false},
+                  {"pixels_only", true},
+                  {"width", std::int64_t{84}},
+                  {"height", std::int64_t{84}},
+                  {"camera_id", std::int64_t{0}},
+                  {"time_limit", Task::kTiming.time_limit},
+                  {"control_timestep", Task::kTiming.control_timestep}};
+    const Config task_options = OptionsOf<Task>();
     for (const auto& [name, value] : task_options.items()) {
       config.Set(name, value);
     }
@@ -84,7 +110,13 @@ class DmcEnv {
 
   static EnvSpec Spec(const Config& config) {
     const Physics physics(ModelFile(config));
-    std::vector<ArraySpec> info = TaskInfoOf<Task>(physics.model(), config);
+    std::vector<ArraySpec> info;
+    for (const std::string& name :
+         DrawnModelValuesOf<Task>(physics.model(), config)) {
+      const auto size =
+          static_cast<std::int64_t>(ModelValues(physics.model(), name).size());
+      info.push_back(MakeArray<double>(name, {size}));
+    }
     mujoco_runtime::InitialState::AppendSpecs(physics.model(), info);
     std::vector<ArraySpec> keys;
     if (!config.Get<bool>("from_pixels") || !config.Get<bool>("pixels_only")) {
@@ -107,7 +139,7 @@ class DmcEnv {
         step_limit_(StepLimit(config.Get<double>("time_limit"),
                               physics_.timestep() * n_sub_steps_)),
         frame_skip_(FrameSkip(config)),
-        qpos0_index_(TaskInfoOf<Task>(physics_.model(), config).size()),
+        drawn_values_(DrawnValues(physics_.model(), config)),
         initial_state_(physics_.model()),
         camera_id_(static_cast<int>(config.Get<std::int64_t>("camera_id"))),
         renderer_(static_cast<int>(config.Get<std::int64_t>("width")),
@@ -140,10 +172,10 @@ class DmcEnv {
     physics_.AfterReset();
     step_count_ = 0;
     Observe(out);
-    if constexpr (WritesInfo<Task>) {
-      task_.WriteInfo(physics_, out, 0);
+    for (std::size_t i = 0; i < drawn_values_.size(); ++i) {
+      std::ranges::copy(drawn_values_[i], out.Info<double>(i).begin());
     }
-    initial_state_.Write(out, qpos0_index_);
+    initial_state_.Write(out, drawn_values_.size());
   }
 
   // control.Environment.step, `frame_skip` times with the same action
@@ -184,6 +216,16 @@ class DmcEnv {
     }
   }
 
+  // The task's drawn model values, in the env's own model.
+  static std::vector<std::span<const mjtNum>> DrawnValues(
+      const mjModel& m, const Config& config) {
+    std::vector<std::span<const mjtNum>> values;
+    for (const std::string& name : DrawnModelValuesOf<Task>(m, config)) {
+      values.push_back(ModelValues(m, name));
+    }
+    return values;
+  }
+
   static std::string ModelFile(const Config& config) {
     auto path = config.Get<std::string>("model_file");
     if (path.empty()) {
@@ -218,7 +260,7 @@ class DmcEnv {
   int n_sub_steps_;
   double step_limit_;
   int frame_skip_;
-  std::size_t qpos0_index_;
+  std::vector<std::span<const mjtNum>> drawn_values_;  // info keys 0, 1, ...
   mujoco_runtime::InitialState initial_state_;
   std::int64_t step_count_ = 0;
   int camera_id_;

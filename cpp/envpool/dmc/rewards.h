@@ -116,6 +116,23 @@ inline double Tolerance(double x, const ToleranceArgs& args,
   return SigmoidValue(d, args.value_at_margin, args.sigmoid, operand);
 }
 
+struct AtLeastArgs {
+  double lower = 0.0;
+  double margin = 0.0;
+  double value_at_margin = 0.0;
+};
+
+// The suite's reward for reaching a level (a speed, a height, uprightness):
+// tolerance with bounds (lower, inf) and the linear sigmoid, so 1 from
+// `lower` up, down to `value_at_margin` at `lower - margin`.
+inline double AtLeast(double x, const AtLeastArgs& args) {
+  return Tolerance(x, {.lower = args.lower,
+                       .upper = kInfinity,
+                       .margin = args.margin,
+                       .sigmoid = Sigmoid::kLinear,
+                       .value_at_margin = args.value_at_margin});
+}
+
 // np.mean of tolerance(x) over a short array.
 inline double MeanTolerance(std::span<const double> x,
                             const ToleranceArgs& args) {

@@ -2,24 +2,29 @@
 // concepts; CheckTask names each missing member in its own message.
 //
 // Required:
-//   static Config Options();   // time_limit, control_timestep, task options
+//   static constexpr Timing kTiming{...};  // time limit, control timestep
 //   static std::vector<ArraySpec> Observations(const mjModel&, const Config&);
 //   Task(const Config&, const Physics&);
 //   void Initialize(Physics&, Rng&);        // initialize_episode
 //   void Observe(const Physics&, Output&);  // get_observation, key by key
 //   double Reward(const Physics&);          // get_reward
-// Optional, for a task whose episode start sets something outside qpos/qvel
-// (a target's position, ...) that the reset info carries so that dm_control
-// can replay the episode; without them the task adds no info:
-//   static std::vector<ArraySpec> TaskInfo(const mjModel&, const Config&);
-//   void WriteInfo(const Physics&, Output&, std::size_t first_index);
+// Optional, for a domain whose tasks differ by options (sparse, swing_up,
+// ...): their names and defaults, which the config lists after time_limit and
+// control_timestep:
+//   static Config Options();
+// Optional, for a task whose episode start sets model values outside
+// qpos/qvel (a target's position, ...): their names (model_values.h), which
+// the reset info carries so that dm_control can replay the episode; without
+// it the task adds no info:
+//   static std::vector<std::string> DrawnModelValues(const mjModel&,
+//                                                    const Config&);
 #ifndef ENVPOOL_DMC_TASK_H_
 #define ENVPOOL_DMC_TASK_H_
 
 #include <mujoco/mujoco.h>
 
 #include <concepts>
-#include <cstddef>
+#include <string>
 #include <vector>
 
 #include "envpool/core/array_spec.h"
@@ -30,9 +35,16 @@
 
 namespace envpool::dmc {
 
+// The defaults of the options time_limit (seconds) and control_timestep: the
+// domain's _DEFAULT_TIME_LIMIT and _CONTROL_TIMESTEP in dm_control.
+struct Timing {
+  double time_limit;
+  double control_timestep;
+};
+
 template <typename T>
-concept HasOptions = requires {
-  { T::Options() } -> std::same_as<Config>;
+concept HasTiming = requires {
+  { T::kTiming } -> std::convertible_to<Timing>;
 };
 
 template <typename T>
@@ -61,27 +73,34 @@ concept HasReward = requires(T& task, const Physics& physics) {
 
 template <typename T>
 concept DmcTask =
-    HasOptions<T> && HasObservations<T> && ConstructibleFromPhysics<T> &&
+    HasTiming<T> && HasObservations<T> && ConstructibleFromPhysics<T> &&
     HasInitialize<T> && HasObserve<T> && HasReward<T>;
 
-// Optional: info arrays of the task's own, written at each reset.
+// Optional: options of the task's own, with their defaults.
 template <typename T>
-concept HasTaskInfo = requires(const mjModel& m, const Config& config) {
-  { T::TaskInfo(m, config) } -> std::same_as<std::vector<ArraySpec>>;
-};
+concept DeclaresOptions = requires { &T::Options; };
 
 template <typename T>
-concept WritesInfo =
-    requires(T& task, const Physics& physics, Output& out, std::size_t first) {
-      { task.WriteInfo(physics, out, first) } -> std::same_as<void>;
-    };
+concept HasOptions = requires {
+  { T::Options() } -> std::same_as<Config>;
+};
+
+// Optional: the model values the task's episode start draws.
+template <typename T>
+concept DeclaresDrawnModelValues = requires { &T::DrawnModelValues; };
+
+template <typename T>
+concept HasDrawnModelValues = requires(const mjModel& m, const Config& config) {
+  { T::DrawnModelValues(m, config) } -> std::same_as<std::vector<std::string>>;
+};
 
 // Names each missing member in its own short message; call it in a constant
 // expression before anything instantiates DmcEnv<T>.
 template <typename T>
 consteval bool CheckTask() {
-  static_assert(HasOptions<T>,
-                "envpool DMC: the task needs `static Config Options();`");
+  static_assert(HasTiming<T>,
+                "envpool DMC: the task needs `static constexpr Timing "
+                "kTiming{.time_limit = ..., .control_timestep = ...};`");
   static_assert(HasObservations<T>,
                 "envpool DMC: the task needs `static std::vector<ArraySpec> "
                 "Observations(const mjModel&, const Config&);`");
@@ -96,19 +115,33 @@ consteval bool CheckTask() {
                 "Output&);`");
   static_assert(HasReward<T>,
                 "envpool DMC: the task needs `double Reward(const Physics&);`");
-  static_assert(HasTaskInfo<T> == WritesInfo<T>,
-                "envpool DMC: a task with `static std::vector<ArraySpec> "
-                "TaskInfo(const mjModel&, const Config&);` needs `void "
-                "WriteInfo(const Physics&, Output&, std::size_t);`, and the "
-                "other way round");
+  static_assert(!DeclaresOptions<T> || HasOptions<T>,
+                "envpool DMC: the task's options need the form `static Config "
+                "Options();`");
+  static_assert(!DeclaresDrawnModelValues<T> || HasDrawnModelValues<T>,
+                "envpool DMC: the task's drawn model values need the form "
+                "`static std::vector<std::string> DrawnModelValues(const "
+                "mjModel&, const Config&);`");
   return DmcTask<T>;
 }
 
-// The task's own info arrays (none without TaskInfo).
+// The task's own options (none without Options).
 template <DmcTask T>
-std::vector<ArraySpec> TaskInfoOf(const mjModel& m, const Config& config) {
-  if constexpr (HasTaskInfo<T>) {
-    return T::TaskInfo(m, config);
+Config OptionsOf() {
+  if constexpr (HasOptions<T>) {
+    return T::Options();
+  } else {
+    return {};
+  }
+}
+
+// The names of the model values the task draws (none without
+// DrawnModelValues).
+template <DmcTask T>
+std::vector<std::string> DrawnModelValuesOf(const mjModel& m,
+                                            const Config& config) {
+  if constexpr (HasDrawnModelValues<T>) {
+    return T::DrawnModelValues(m, config);
   } else {
     return {};
   }

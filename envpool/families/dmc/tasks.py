@@ -18,13 +18,11 @@ from __future__ import annotations
 import atexit
 import hashlib
 import importlib
-import importlib.util
 import os
 import shutil
 import tempfile
 import threading
 from collections.abc import Callable, Mapping
-from importlib import metadata
 from typing import Any
 
 import numpy as np
@@ -52,47 +50,66 @@ def domain_task(task_id_: str) -> tuple[str, str]:
     return _DOMAIN_TASK[task_id_]
 
 
-# (domain, task) -> (C++ class, the task's options). The task's options select
-# dm_control's task variant; model options (n_poles, n_links) pick the model.
+# domain -> {task: the task's options}. The options select dm_control's task
+# variant; model options (n_poles, n_links) pick the model.
+_TASK_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
+    "cartpole": {
+        "balance": {"swing_up": False, "sparse": False},
+        "balance_sparse": {"swing_up": False, "sparse": True},
+        "swingup": {"swing_up": True, "sparse": False},
+        "swingup_sparse": {"swing_up": True, "sparse": True},
+        "two_poles": {"swing_up": True, "sparse": False, "n_poles": 2},
+        "three_poles": {"swing_up": True, "sparse": False, "n_poles": 3},
+    },
+    "fish": {"upright": {"swim": False}, "swim": {"swim": True}},
+    "swimmer": {"swimmer6": {"n_links": 6}, "swimmer15": {"n_links": 15}},
+    "humanoid": {
+        "stand": {"move_speed": 0.0, "pure_state": False},
+        "walk": {"move_speed": 1.0, "pure_state": False},
+        "run": {"move_speed": 10.0, "pure_state": False},
+        "run_pure_state": {"move_speed": 10.0, "pure_state": True},
+    },
+    "manipulator": {
+        "bring_ball": {"use_peg": False, "insert": False},
+        "bring_peg": {"use_peg": True, "insert": False},
+        "insert_ball": {"use_peg": False, "insert": True},
+        "insert_peg": {"use_peg": True, "insert": True},
+    },
+    "cheetah": {"run": {}},
+    "hopper": {"stand": {"hopping": False}, "hop": {"hopping": True}},
+    "walker": {
+        "stand": {"move_speed": 0.0},
+        "walk": {"move_speed": 1.0},
+        "run": {"move_speed": 8.0},
+    },
+    "ball_in_cup": {"catch": {}},
+    "finger": {
+        "spin": {"turn": False},
+        "turn_easy": {"turn": True, "target_radius": 0.07},
+        "turn_hard": {"turn": True, "target_radius": 0.03},
+    },
+    "acrobot": {"swingup": {"sparse": False}, "swingup_sparse": {"sparse": True}},
+    "pendulum": {"swingup": {}},
+    "point_mass": {"easy": {"randomize_gains": False}, "hard": {"randomize_gains": True}},
+    "reacher": {"easy": {"target_size": 0.05}, "hard": {"target_size": 0.015}},
+    "quadruped": {
+        "walk": {"desired_speed": 0.5, "fetch": False},
+        "run": {"desired_speed": 5.0, "fetch": False},
+        "fetch": {"fetch": True},
+    },
+}
+
+
+def _cpp_class(domain: str) -> str:
+    """The domain's C++ class: its name in CamelCase, as domains.cmake names it."""
+    return "".join(word[:1].upper() + word[1:] for word in domain.split("_"))
+
+
+# (domain, task) -> (C++ class, the task's options).
 TASKS: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {
-    ("cartpole", "balance"): ("Cartpole", {"swing_up": False, "sparse": False}),
-    ("cartpole", "balance_sparse"): ("Cartpole", {"swing_up": False, "sparse": True}),
-    ("cartpole", "swingup"): ("Cartpole", {"swing_up": True, "sparse": False}),
-    ("cartpole", "swingup_sparse"): ("Cartpole", {"swing_up": True, "sparse": True}),
-    ("cartpole", "two_poles"): ("Cartpole", {"swing_up": True, "sparse": False, "n_poles": 2}),
-    ("cartpole", "three_poles"): ("Cartpole", {"swing_up": True, "sparse": False, "n_poles": 3}),
-    ("fish", "upright"): ("Fish", {"swim": False}),
-    ("fish", "swim"): ("Fish", {"swim": True}),
-    ("swimmer", "swimmer6"): ("Swimmer", {"n_links": 6}),
-    ("swimmer", "swimmer15"): ("Swimmer", {"n_links": 15}),
-    ("humanoid", "stand"): ("Humanoid", {"move_speed": 0.0, "pure_state": False}),
-    ("humanoid", "walk"): ("Humanoid", {"move_speed": 1.0, "pure_state": False}),
-    ("humanoid", "run"): ("Humanoid", {"move_speed": 10.0, "pure_state": False}),
-    ("humanoid", "run_pure_state"): ("Humanoid", {"move_speed": 10.0, "pure_state": True}),
-    ("manipulator", "bring_ball"): ("Manipulator", {"use_peg": False, "insert": False}),
-    ("manipulator", "bring_peg"): ("Manipulator", {"use_peg": True, "insert": False}),
-    ("manipulator", "insert_ball"): ("Manipulator", {"use_peg": False, "insert": True}),
-    ("manipulator", "insert_peg"): ("Manipulator", {"use_peg": True, "insert": True}),
-    ("cheetah", "run"): ("Cheetah", {}),
-    ("hopper", "stand"): ("Hopper", {"hopping": False}),
-    ("hopper", "hop"): ("Hopper", {"hopping": True}),
-    ("walker", "stand"): ("Walker", {"move_speed": 0.0}),
-    ("walker", "walk"): ("Walker", {"move_speed": 1.0}),
-    ("walker", "run"): ("Walker", {"move_speed": 8.0}),
-    ("ball_in_cup", "catch"): ("BallInCup", {}),
-    ("finger", "spin"): ("Finger", {"turn": False}),
-    ("finger", "turn_easy"): ("Finger", {"turn": True, "target_radius": 0.07}),
-    ("finger", "turn_hard"): ("Finger", {"turn": True, "target_radius": 0.03}),
-    ("acrobot", "swingup"): ("Acrobot", {"sparse": False}),
-    ("acrobot", "swingup_sparse"): ("Acrobot", {"sparse": True}),
-    ("pendulum", "swingup"): ("Pendulum", {}),
-    ("point_mass", "easy"): ("PointMass", {"randomize_gains": False}),
-    ("point_mass", "hard"): ("PointMass", {"randomize_gains": True}),
-    ("reacher", "easy"): ("Reacher", {"target_size": 0.05}),
-    ("reacher", "hard"): ("Reacher", {"target_size": 0.015}),
-    ("quadruped", "walk"): ("Quadruped", {"desired_speed": 0.5, "fetch": False}),
-    ("quadruped", "run"): ("Quadruped", {"desired_speed": 5.0, "fetch": False}),
-    ("quadruped", "fetch"): ("Quadruped", {"fetch": True}),
+    (domain, name): (_cpp_class(domain), options)
+    for domain, tasks in _TASK_OPTIONS.items()
+    for name, options in tasks.items()
 }
 
 # Options that choose the model file rather than the C++ env's config:
@@ -110,24 +127,17 @@ _MODEL_TASK_OPTIONS: dict[str, dict[str, Any]] = {
 
 def _dm_control_suite_dir() -> str:
     """The installed dm_control's suite folder; ImportError naming the fix."""
-    fix = f"pip install dm-control=={DM_CONTROL_VERSION} (or pip install envpool[dmc])"
-    try:
-        found = metadata.version("dm-control")
-    except metadata.PackageNotFoundError:
-        raise ImportError(
-            "envpool's DMC tasks read their models from the dm_control package, version "
-            f"{DM_CONTROL_VERSION}, which is not installed: {fix}"
-        ) from None
-    if found != DM_CONTROL_VERSION:
-        raise ImportError(
-            f"envpool's DMC tasks need dm-control=={DM_CONTROL_VERSION} (the version whose "
-            f"models and task logic they reproduce, on mujoco=={mujoco_runtime.MUJOCO_VERSION}), "
-            f"but dm-control {found} is installed: {fix}"
-        )
-    spec = importlib.util.find_spec("dm_control")
-    if spec is None or not spec.submodule_search_locations:
-        raise ImportError(f"the dm_control package cannot be located: {fix}")
-    return os.path.join(next(iter(spec.submodule_search_locations)), "suite")
+    package = mujoco_runtime.pinned_package_dir(
+        "dm-control",
+        "dm_control",
+        DM_CONTROL_VERSION,
+        fix=f"pip install dm-control=={DM_CONTROL_VERSION} (or pip install envpool[dmc])",
+        missing="envpool's DMC tasks read their models from the dm_control package, version "
+        f"{DM_CONTROL_VERSION}",
+        needs=f"envpool's DMC tasks need dm-control=={DM_CONTROL_VERSION} (the version whose "
+        f"models and task logic they reproduce, on mujoco=={mujoco_runtime.MUJOCO_VERSION})",
+    )
+    return os.path.join(package, "suite")
 
 
 def _read_model(domain: str) -> bytes:

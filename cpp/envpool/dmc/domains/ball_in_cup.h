@@ -12,13 +12,11 @@ namespace envpool::dmc::ball_in_cup {
 
 class BallInCup {
  public:
-  static Config Options() {
-    return {{"time_limit", 20.0}, {"control_timestep", 0.02}};
-  }
+  static constexpr Timing kTiming{.time_limit = 20, .control_timestep = 0.02};
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& /*config*/) {
-    return {Observation("position", {m.nq}), Observation("velocity", {m.nv})};
+    return StateObservations(m);
   }
 
   BallInCup(const Config& /*config*/, const Physics& physics)

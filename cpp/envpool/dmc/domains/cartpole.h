@@ -14,12 +14,9 @@ namespace envpool::dmc::cartpole {
 
 class Cartpole {
  public:
-  static Config Options() {
-    return {{"time_limit", 10.0},
-            {"control_timestep", 0.01},
-            {"swing_up", true},
-            {"sparse", false}};
-  }
+  static constexpr Timing kTiming{.time_limit = 10, .control_timestep = 0.01};
+
+  static Config Options() { return {{"swing_up", true}, {"sparse", false}}; }
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& /*config*/) {

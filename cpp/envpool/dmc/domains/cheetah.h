@@ -11,14 +11,11 @@ namespace envpool::dmc::cheetah {
 
 class Cheetah {
  public:
-  static Config Options() {
-    return {{"time_limit", 10.0}, {"control_timestep", 0.01}};
-  }
+  static constexpr Timing kTiming{.time_limit = 10, .control_timestep = 0.01};
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& /*config*/) {
-    return {Observation("position", {m.nq - 1}),
-            Observation("velocity", {m.nv})};
+    return StateObservations(m, kFirstQpos);
   }
 
   Cheetah(const Config& /*config*/, const Physics& physics)
@@ -39,22 +36,18 @@ class Cheetah {
   }
 
   void Observe(const Physics& physics, Output& out) const {
-    const mjModel& m = physics.model();
-    const mjData& d = physics.data();
-    std::copy_n(d.qpos + 1, m.nq - 1, out.Obs<double>(0).begin());
-    std::copy_n(d.qvel, m.nv, out.Obs<double>(1).begin());
+    ObserveState(physics, out, kFirstQpos);
   }
 
   double Reward(const Physics& physics) const {
-    return Tolerance(physics.data().sensordata[speed_],
-                     {.lower = kRunSpeed,
-                      .upper = kInfinity,
-                      .margin = kRunSpeed,
-                      .sigmoid = Sigmoid::kLinear,
-                      .value_at_margin = 0});
+    return AtLeast(
+        physics.data().sensordata[speed_],
+        {.lower = kRunSpeed, .margin = kRunSpeed, .value_at_margin = 0});
   }
 
  private:
+  // The observed qpos leaves out the horizontal position.
+  static constexpr int kFirstQpos = 1;
   static constexpr double kRunSpeed = 10;
   int speed_;
 };

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
@@ -16,12 +17,9 @@ namespace envpool::dmc::finger {
 
 class Finger {
  public:
-  static Config Options() {
-    return {{"time_limit", 20.0},
-            {"control_timestep", 0.02},
-            {"turn", false},
-            {"target_radius", 0.07}};
-  }
+  static constexpr Timing kTiming{.time_limit = 20, .control_timestep = 0.02};
+
+  static Config Options() { return {{"turn", false}, {"target_radius", 0.07}}; }
 
   static std::vector<ArraySpec> Observations(const mjModel& /*m*/,
                                              const Config& config) {
@@ -35,13 +33,12 @@ class Finger {
     return obs;
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& config) {
+  static std::vector<std::string> DrawnModelValues(const mjModel& /*m*/,
+                                                   const Config& config) {
     if (!config.Get<bool>("turn")) {
       return {};
     }
-    return {MakeArray<double>("site_pos:target", {3}),
-            MakeArray<double>("site_size:target", {3})};
+    return {"site_pos:target", "site_size:target"};
   }
 
   Finger(const Config& config, const Physics& physics)
@@ -115,15 +112,6 @@ class Finger {
     }
     return physics.data().sensordata[hinge_velocity_] <= -kSpinVelocity ? 1.0
                                                                         : 0.0;
-  }
-
-  void WriteInfo(const Physics& physics, Output& out, std::size_t first) const {
-    if (turn_) {
-      const mjModel& m = physics.model();
-      std::copy_n(m.site_pos + 3 * target_, 3, out.Info<double>(first).begin());
-      std::copy_n(m.site_size + 3 * target_, 3,
-                  out.Info<double>(first + 1).begin());
-    }
   }
 
  private:

@@ -4,6 +4,7 @@
 #define ENVPOOL_DMC_DOMAINS_FISH_H_
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
@@ -16,9 +17,9 @@ constexpr std::array<const char*, 7> kJoints = {
 
 class Fish {
  public:
-  static Config Options() {
-    return {{"time_limit", 40.0}, {"control_timestep", 0.04}, {"swim", true}};
-  }
+  static constexpr Timing kTiming{.time_limit = 40, .control_timestep = 0.04};
+
+  static Config Options() { return {{"swim", true}}; }
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& config) {
@@ -31,12 +32,12 @@ class Fish {
     return obs;
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& config) {
+  static std::vector<std::string> DrawnModelValues(const mjModel& /*m*/,
+                                                   const Config& config) {
     if (!config.Get<bool>("swim")) {
       return {};
     }
-    return {MakeArray<double>("geom_pos:target", {3})};
+    return {"geom_pos:target"};
   }
 
   Fish(const Config& config, const Physics& physics)
@@ -97,23 +98,13 @@ class Fish {
     return (7 * in_target + is_upright) / 8;
   }
 
-  void WriteInfo(const Physics& physics, Output& out, std::size_t first) const {
-    if (swim_) {
-      std::copy_n(physics.model().geom_pos + 3 * target_, 3,
-                  out.Info<double>(first).begin());
-    }
-  }
-
  private:
   double Upright(const mjData& d) const { return d.xmat[9 * torso_ + 8]; }
 
   // The target seen from the mouth, in the mouth's frame.
   void MouthToTarget(const mjData& d, double* out) const {
-    const double* target = d.geom_xpos + 3 * target_;
-    const double* mouth = d.geom_xpos + 3 * mouth_;
-    const std::array<double, 3> global{
-        target[0] - mouth[0], target[1] - mouth[1], target[2] - mouth[2]};
-    NpVecMat3(global.data(), d.geom_xmat + 9 * mouth_, out);
+    EgocentricVector(d.geom_xpos + 3 * target_, d.geom_xpos + 3 * mouth_,
+                     d.geom_xmat + 9 * mouth_, out);
   }
 
   bool swim_;

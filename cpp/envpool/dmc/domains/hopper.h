@@ -12,15 +12,15 @@ namespace envpool::dmc::hopper {
 
 class Hopper {
  public:
-  static Config Options() {
-    return {
-        {"time_limit", 20.0}, {"control_timestep", 0.02}, {"hopping", false}};
-  }
+  static constexpr Timing kTiming{.time_limit = 20, .control_timestep = 0.02};
+
+  static Config Options() { return {{"hopping", false}}; }
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& /*config*/) {
-    return {Observation("position", {m.nq - 1}),
-            Observation("velocity", {m.nv}), Observation("touch", {2})};
+    std::vector<ArraySpec> keys = StateObservations(m, kFirstQpos);
+    keys.push_back(Observation("touch", {2}));
+    return keys;
   }
 
   Hopper(const Config& config, const Physics& physics)
@@ -36,13 +36,11 @@ class Hopper {
   }
 
   void Observe(const Physics& physics, Output& out) const {
-    const mjModel& m = physics.model();
-    const mjData& d = physics.data();
-    std::copy_n(d.qpos + 1, m.nq - 1, out.Obs<double>(0).begin());
-    std::copy_n(d.qvel, m.nv, out.Obs<double>(1).begin());
+    ObserveState(physics, out, kFirstQpos);
+    const double* sensors = physics.data().sensordata;
     auto touch = out.Obs<double>(2);
-    touch[0] = NpLog1p(d.sensordata[touch_toe_]);
-    touch[1] = NpLog1p(d.sensordata[touch_heel_]);
+    touch[0] = NpLog1p(sensors[touch_toe_]);
+    touch[1] = NpLog1p(sensors[touch_heel_]);
   }
 
   double Reward(const Physics& physics) const {
@@ -53,11 +51,9 @@ class Hopper {
         Tolerance(height, {.lower = kStandHeight, .upper = 2});
     if (hopping_) {
       const double hopping =
-          Tolerance(d.sensordata[speed_], {.lower = kHopSpeed,
-                                           .upper = kInfinity,
-                                           .margin = kHopSpeed / 2,
-                                           .sigmoid = Sigmoid::kLinear,
-                                           .value_at_margin = 0.5});
+          AtLeast(d.sensordata[speed_], {.lower = kHopSpeed,
+                                         .margin = kHopSpeed / 2,
+                                         .value_at_margin = 0.5});
       return standing * hopping;
     }
     const double small_control =
@@ -71,6 +67,8 @@ class Hopper {
   }
 
  private:
+  // The observed qpos leaves out the horizontal position.
+  static constexpr int kFirstQpos = 1;
   static constexpr double kStandHeight = 0.6;
   static constexpr double kHopSpeed = 2;
   bool hopping_;

@@ -16,17 +16,16 @@ constexpr std::array<const char*, 4> kExtremities = {
 
 class Humanoid {
  public:
+  static constexpr Timing kTiming{.time_limit = 25, .control_timestep = 0.025};
+
   static Config Options() {
-    return {{"time_limit", 25.0},
-            {"control_timestep", 0.025},
-            {"move_speed", 0.0},
-            {"pure_state", false}};
+    return {{"move_speed", 0.0}, {"pure_state", false}};
   }
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& config) {
     if (config.Get<bool>("pure_state")) {
-      return {Observation("position", {m.nq}), Observation("velocity", {m.nv})};
+      return StateObservations(m);
     }
     return {Observation("joint_angles", {m.nq - 7}),
             Observation("head_height", {}),
@@ -68,11 +67,8 @@ class Humanoid {
     const double* torso_pos = d.xpos + 3 * torso_;
     const double* torso_frame = d.xmat + 9 * torso_;
     for (std::size_t i = 0; i < kExtremities.size(); ++i) {
-      const double* limb = d.xpos + 3 * extremities_[i];
-      const std::array<double, 3> torso_to_limb{limb[0] - torso_pos[0],
-                                                limb[1] - torso_pos[1],
-                                                limb[2] - torso_pos[2]};
-      NpVecMat3(torso_to_limb.data(), torso_frame, &extremities[3 * i]);
+      EgocentricVector(d.xpos + 3 * extremities_[i], torso_pos, torso_frame,
+                       &extremities[3 * i]);
     }
     std::copy_n(torso_frame + 6, 3, out.Obs<double>(3).begin());
     std::copy_n(d.sensordata + com_velocity_, 3, out.Obs<double>(4).begin());
@@ -87,11 +83,8 @@ class Humanoid {
                                   .upper = kInfinity,
                                   .margin = kStandHeight / 4});
     const double upright =
-        Tolerance(d.xmat[9 * torso_ + 8], {.lower = 0.9,
-                                           .upper = kInfinity,
-                                           .margin = 1.9,
-                                           .sigmoid = Sigmoid::kLinear,
-                                           .value_at_margin = 0});
+        AtLeast(d.xmat[9 * torso_ + 8],
+                {.lower = 0.9, .margin = 1.9, .value_at_margin = 0});
     const double stand_reward = standing * upright;
     const double small_control =
         (4 + MeanTolerance({d.ctrl, static_cast<std::size_t>(m.nu)},
@@ -106,12 +99,9 @@ class Humanoid {
           MeanTolerance(horizontal_velocity, {.margin = 2});
       return small_control * stand_reward * dont_move;
     }
-    const double move =
-        Tolerance(NpNorm(horizontal_velocity), {.lower = move_speed_,
-                                                .upper = kInfinity,
-                                                .margin = move_speed_,
-                                                .sigmoid = Sigmoid::kLinear,
-                                                .value_at_margin = 0});
+    const double move = AtLeast(
+        NpNorm(horizontal_velocity),
+        {.lower = move_speed_, .margin = move_speed_, .value_at_margin = 0});
     return small_control * stand_reward * ((5 * move + 1) / 6);
   }
 

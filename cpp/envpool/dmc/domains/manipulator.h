@@ -35,11 +35,9 @@ bool Inserts(const mjModel& m) {
 
 class Manipulator {
  public:
-  static Config Options() {
-    return {{"time_limit", 10.0},
-            {"control_timestep", 0.01},
-            {"fully_observable", true}};
-  }
+  static constexpr Timing kTiming{.time_limit = 10, .control_timestep = 0.01};
+
+  static Config Options() { return {{"fully_observable", true}}; }
 
   static std::vector<ArraySpec> Observations(const mjModel& /*m*/,
                                              const Config& config) {
@@ -55,17 +53,17 @@ class Manipulator {
     return obs;
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& m,
-                                         const Config& /*config*/) {
+  static std::vector<std::string> DrawnModelValues(const mjModel& m,
+                                                   const Config& /*config*/) {
     const std::string target = UsesPeg(m) ? "target_peg" : "target_ball";
-    std::vector<ArraySpec> info{MakeArray<double>("body_pos:" + target, {3}),
-                                MakeArray<double>("body_quat:" + target, {4})};
+    std::vector<std::string> values{"body_pos:" + target,
+                                    "body_quat:" + target};
     if (Inserts(m)) {
       const std::string receptacle = UsesPeg(m) ? "slot" : "cup";
-      info.push_back(MakeArray<double>("body_pos:" + receptacle, {3}));
-      info.push_back(MakeArray<double>("body_quat:" + receptacle, {4}));
+      values.push_back("body_pos:" + receptacle);
+      values.push_back("body_quat:" + receptacle);
     }
-    return info;
+    return values;
   }
 
   Manipulator(const Config& config, const Physics& physics)
@@ -197,19 +195,6 @@ class Manipulator {
     const double bringing =
         (IsClose(SiteDistance(d, 4)) + IsClose(SiteDistance(d, 6))) / 2;
     return std::max(bringing, grasping / 3);
-  }
-
-  void WriteInfo(const Physics& physics, Output& out, std::size_t first) const {
-    const mjModel& m = physics.model();
-    std::copy_n(m.body_pos + 3 * target_, 3, out.Info<double>(first).begin());
-    std::copy_n(m.body_quat + 4 * target_, 4,
-                out.Info<double>(first + 1).begin());
-    if (insert_) {
-      std::copy_n(m.body_pos + 3 * receptacle_, 3,
-                  out.Info<double>(first + 2).begin());
-      std::copy_n(m.body_quat + 4 * receptacle_, 4,
-                  out.Info<double>(first + 3).begin());
-    }
   }
 
  private:

@@ -14,9 +14,7 @@ namespace envpool::dmc::pendulum {
 
 class Pendulum {
  public:
-  static Config Options() {
-    return {{"time_limit", 20.0}, {"control_timestep", 0.02}};
-  }
+  static constexpr Timing kTiming{.time_limit = 20, .control_timestep = 0.02};
 
   static std::vector<ArraySpec> Observations(const mjModel& /*m*/,
                                              const Config& /*config*/) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
@@ -14,23 +15,21 @@ namespace envpool::dmc::point_mass {
 
 class PointMass {
  public:
-  static Config Options() {
-    return {{"time_limit", 20.0},
-            {"control_timestep", 0.02},
-            {"randomize_gains", false}};
-  }
+  static constexpr Timing kTiming{.time_limit = 20, .control_timestep = 0.02};
+
+  static Config Options() { return {{"randomize_gains", false}}; }
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& /*config*/) {
-    return {Observation("position", {m.nq}), Observation("velocity", {m.nv})};
+    return StateObservations(m);
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& m,
-                                         const Config& config) {
+  static std::vector<std::string> DrawnModelValues(const mjModel& /*m*/,
+                                                   const Config& config) {
     if (!config.Get<bool>("randomize_gains")) {
       return {};
     }
-    return {MakeArray<double>("wrap_prm", {m.nwrap})};
+    return {"wrap_prm"};
   }
 
   PointMass(const Config& config, const Physics& physics)
@@ -84,13 +83,6 @@ class PointMass {
         {.margin = 1, .sigmoid = Sigmoid::kQuadratic, .value_at_margin = 0});
     const double small_control = (control_reward + 4) / 5;
     return near_target * small_control;
-  }
-
-  void WriteInfo(const Physics& physics, Output& out, std::size_t first) const {
-    if (randomize_gains_) {
-      const mjModel& m = physics.model();
-      std::copy_n(m.wrap_prm, m.nwrap, out.Info<double>(first).begin());
-    }
   }
 
  private:

@@ -49,12 +49,9 @@ int HingeCount(const mjModel& m) {
 
 class Quadruped {
  public:
-  static Config Options() {
-    return {{"time_limit", 20.0},
-            {"control_timestep", 0.02},
-            {"desired_speed", 0.5},
-            {"fetch", false}};
-  }
+  static constexpr Timing kTiming{.time_limit = 20, .control_timestep = 0.02};
+
+  static Config Options() { return {{"desired_speed", 0.5}, {"fetch", false}}; }
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& config) {
@@ -180,29 +177,21 @@ class Quadruped {
     for (int row = 0; row < 3; ++row) {
       NpVecMat3(&ball_state[3 * row], torso_frame, &ball[3 * row]);
     }
-    const double* target = d.site_xpos + 3 * target_;
-    const std::array<double, 3> to_target{target[0] - torso_pos[0],
-                                          target[1] - torso_pos[1],
-                                          target[2] - torso_pos[2]};
-    NpVecMat3(to_target.data(), torso_frame, out.Obs<double>(6).data());
+    EgocentricVector(d.site_xpos + 3 * target_, torso_pos, torso_frame,
+                     out.Obs<double>(6).data());
   }
 
   double Reward(const Physics& physics) const {
     const mjModel& m = physics.model();
     const mjData& d = physics.data();
     const double upright =
-        Tolerance(d.xmat[9 * torso_ + 8], {.lower = 1.0,
-                                           .upper = kInfinity,
-                                           .margin = 2.0,
-                                           .sigmoid = Sigmoid::kLinear,
-                                           .value_at_margin = 0});
+        AtLeast(d.xmat[9 * torso_ + 8],
+                {.lower = 1.0, .margin = 2.0, .value_at_margin = 0});
     if (!fetch_) {
       const double move =
-          Tolerance(d.sensordata[velocimeter_], {.lower = desired_speed_,
-                                                 .upper = kInfinity,
-                                                 .margin = desired_speed_,
-                                                 .sigmoid = Sigmoid::kLinear,
-                                                 .value_at_margin = 0.5});
+          AtLeast(d.sensordata[velocimeter_], {.lower = desired_speed_,
+                                               .margin = desired_speed_,
+                                               .value_at_margin = 0.5});
       return upright * move;
     }
     const double arena_radius = floor_size_ * std::numbers::sqrt2;

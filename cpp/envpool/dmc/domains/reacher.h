@@ -8,6 +8,7 @@
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
@@ -16,11 +17,9 @@ namespace envpool::dmc::reacher {
 
 class Reacher {
  public:
-  static Config Options() {
-    return {{"time_limit", 20.0},
-            {"control_timestep", 0.02},
-            {"target_size", 0.05}};
-  }
+  static constexpr Timing kTiming{.time_limit = 20, .control_timestep = 0.02};
+
+  static Config Options() { return {{"target_size", 0.05}}; }
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& /*config*/) {
@@ -28,10 +27,9 @@ class Reacher {
             Observation("velocity", {m.nv})};
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {MakeArray<double>("geom_pos:target", {3}),
-            MakeArray<double>("geom_size:target", {3})};
+  static std::vector<std::string> DrawnModelValues(const mjModel& /*m*/,
+                                                   const Config& /*config*/) {
+    return {"geom_pos:target", "geom_size:target"};
   }
 
   Reacher(const Config& config, const Physics& physics)
@@ -67,13 +65,6 @@ class Reacher {
     const double radii = m.geom_size[3 * target_] + m.geom_size[3 * finger_];
     return Tolerance(NpNorm(FingerToTarget(physics.data())),
                      {.lower = 0, .upper = radii});
-  }
-
-  void WriteInfo(const Physics& physics, Output& out, std::size_t first) const {
-    const mjModel& m = physics.model();
-    std::copy_n(m.geom_pos + 3 * target_, 3, out.Info<double>(first).begin());
-    std::copy_n(m.geom_size + 3 * target_, 3,
-                out.Info<double>(first + 1).begin());
   }
 
  private:

@@ -5,6 +5,7 @@
 #define ENVPOOL_DMC_DOMAINS_SWIMMER_H_
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "envpool/dmc/dmc_env.h"
@@ -17,9 +18,7 @@ constexpr int kHeadSensors = 12;
 
 class Swimmer {
  public:
-  static Config Options() {
-    return {{"time_limit", 30.0}, {"control_timestep", 0.03}};
-  }
+  static constexpr Timing kTiming{.time_limit = 30, .control_timestep = 0.03};
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& /*config*/) {
@@ -28,10 +27,9 @@ class Swimmer {
             Observation("body_velocities", {3 * links})};
   }
 
-  static std::vector<ArraySpec> TaskInfo(const mjModel& /*m*/,
-                                         const Config& /*config*/) {
-    return {MakeArray<double>("geom_pos:target", {3}),
-            MakeArray<double>("light_pos:target_light", {3})};
+  static std::vector<std::string> DrawnModelValues(const mjModel& /*m*/,
+                                                   const Config& /*config*/) {
+    return {"geom_pos:target", "light_pos:target_light"};
   }
 
   Swimmer(const Config& /*config*/, const Physics& physics)
@@ -79,23 +77,13 @@ class Swimmer {
                       .sigmoid = Sigmoid::kLongTail});
   }
 
-  void WriteInfo(const Physics& physics, Output& out, std::size_t first) const {
-    const mjModel& m = physics.model();
-    std::copy_n(m.geom_pos + 3 * target_, 3, out.Info<double>(first).begin());
-    std::copy_n(m.light_pos + 3 * target_light_, 3,
-                out.Info<double>(first + 1).begin());
-  }
-
  private:
   // The target seen from the nose, in the head's frame (all 3 coordinates;
   // the task uses x and y).
   std::array<double, 3> NoseToTarget(const mjData& d) const {
-    const double* target = d.geom_xpos + 3 * target_;
-    const double* nose = d.geom_xpos + 3 * nose_;
-    const std::array<double, 3> global{target[0] - nose[0], target[1] - nose[1],
-                                       target[2] - nose[2]};
     std::array<double, 3> local{};
-    NpVecMat3(global.data(), d.xmat + 9 * head_, local.data());
+    EgocentricVector(d.geom_xpos + 3 * target_, d.geom_xpos + 3 * nose_,
+                     d.xmat + 9 * head_, local.data());
     return local;
   }
 

@@ -11,10 +11,9 @@ namespace envpool::dmc::walker {
 
 class Walker {
  public:
-  static Config Options() {
-    return {
-        {"time_limit", 25.0}, {"control_timestep", 0.025}, {"move_speed", 0.0}};
-  }
+  static constexpr Timing kTiming{.time_limit = 25, .control_timestep = 0.025};
+
+  static Config Options() { return {{"move_speed", 0.0}}; }
 
   static std::vector<ArraySpec> Observations(const mjModel& m,
                                              const Config& /*config*/) {
@@ -55,11 +54,9 @@ class Walker {
       return stand_reward;
     }
     const double move_reward =
-        Tolerance(d.sensordata[speed_], {.lower = move_speed_,
-                                         .upper = kInfinity,
-                                         .margin = move_speed_ / 2,
-                                         .sigmoid = Sigmoid::kLinear,
-                                         .value_at_margin = 0.5});
+        AtLeast(d.sensordata[speed_], {.lower = move_speed_,
+                                       .margin = move_speed_ / 2,
+                                       .value_at_margin = 0.5});
     return stand_reward * (5 * move_reward + 1) / 6;
   }
 
