@@ -385,11 +385,10 @@ class AreaResize {
     return true;
   }
 
-  // All kTaps rows of an output row are summed in registers, column by
-  // column. Rows past an output row's count get weight 0 (and any valid
-  // row), which adds +0 to a non-negative sum: no change.
-  template <int kTaps>
-  void SumColumnsFixed(std::uint8_t* out, int c) {
+  // For each output row of plane c: an unchanged row is copied from the
+  // plane's last output, any other is computed by sum_row(y, dst) and kept.
+  template <typename SumRow>
+  void ForEachOutputRow(std::uint8_t* out, int c, SumRow&& sum_row) {
     const int width = out_width_;
     const int height = out_height_;
     std::uint8_t* previous =
@@ -401,6 +400,19 @@ class AreaResize {
         std::memcpy(dst, kept, width);
         continue;
       }
+      sum_row(y, dst);
+      std::memcpy(kept, dst, width);
+    }
+  }
+
+  // All kTaps rows of an output row are summed in registers, column by
+  // column. Rows past an output row's count get weight 0 (and any valid
+  // row), which adds +0 to a non-negative sum: no change.
+  template <int kTaps>
+  void SumColumnsFixed(std::uint8_t* out, int c) {
+    const int width = out_width_;
+    const int height = out_height_;
+    ForEachOutputRow(out, c, [&](int y, std::uint8_t* dst) {
       const float* line[kTaps];
       float w[kTaps];
       for (int k = 0; k < kTaps; ++k) {
@@ -414,23 +426,14 @@ class AreaResize {
         }
         dst[x] = RoundToByte(sum);
       }
-      std::memcpy(kept, dst, width);
-    }
+    });
   }
 
   void SumColumnsGeneric(std::uint8_t* out, int c) {
     const int width = out_width_;
     const int height = out_height_;
-    std::uint8_t* previous =
-        previous_out_.data() + static_cast<std::size_t>(c) * height * width;
     float* acc = acc_.data();
-    for (int y = 0; y < height; ++y) {
-      std::uint8_t* dst = out + static_cast<std::size_t>(y) * width;
-      std::uint8_t* kept = previous + static_cast<std::size_t>(y) * width;
-      if (Unchanged(y)) {
-        std::memcpy(dst, kept, width);
-        continue;
-      }
+    ForEachOutputRow(out, c, [&](int y, std::uint8_t* dst) {
       std::fill(acc, acc + width, 0.0F);
       for (int k = 0; k < rows_.count[y]; ++k) {
         const float* line = RowSums(c, rows_.first[y] + k);
@@ -442,8 +445,7 @@ class AreaResize {
       for (int x = 0; x < width; ++x) {
         dst[x] = RoundToByte(acc[x]);
       }
-      std::memcpy(kept, dst, width);
-    }
+    });
   }
 
   // Integer sums over block_y_ x block_x_ source blocks of one plane.

@@ -29,6 +29,7 @@
 
 #include "envpool/box2d/bipedal_walker_render.h"
 #include "envpool/box2d/box2d_common.h"
+#include "envpool/box2d/contact_detector.h"
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
@@ -60,7 +61,7 @@ class BipedalWalker {
   }
 
   explicit BipedalWalker(const Config& config)
-      : hardcore_(config.Get<bool>("hardcore")), contacts_(this) {
+      : hardcore_(config.Get<bool>("hardcore")) {
     InitializeBox2DStatics();
     world_ = std::make_unique<b2World>(b2Vec2(0.0f, -10.0f));
   }
@@ -78,32 +79,25 @@ class BipedalWalker {
   void Seed(std::uint64_t seed) { np_random_.Seed(seed); }
 
   void Reset(Rng& /*rng*/, Output& out) {
-    try {
-      ResetWorld();
-      StepWorld(kZeroAction, out);
-    } catch (const b2AssertException&) {
-      broken_ = true;
-      throw std::runtime_error(
-          "BipedalWalker: a Box2D assertion failed while resetting the env");
-    }
+    CallBox2D(
+        [&] {
+          ResetWorld();
+          StepWorld(kZeroAction, out);
+        },
+        [this] { broken_ = true; },
+        "BipedalWalker: a Box2D assertion failed while resetting the env");
     out.reward = 0.0;
     out.terminated = false;
   }
 
   void Step(Action action, Rng& /*rng*/, Output& out) {
     if (broken_) {
-      throw std::runtime_error(
-          "BipedalWalker: the env's Box2D world failed an assertion earlier; "
-          "reset the env");
+      throw BrokenWorldError("BipedalWalker");
     }
-    try {
-      StepWorld(action, out);
-    } catch (const b2AssertException&) {
-      broken_ = true;
-      throw std::runtime_error(
-          "BipedalWalker: a Box2D assertion failed while stepping the env "
-          "(the action or the physics state is out of range); reset the env");
-    }
+    CallBox2D(
+        [&] { StepWorld(action, out); }, [this] { broken_ = true; },
+        "BipedalWalker: a Box2D assertion failed while stepping the env "
+        "(the action or the physics state is out of range); reset the env");
   }
 
   static std::vector<std::int64_t> RenderShape(const Config& /*config*/) {
@@ -186,38 +180,6 @@ class BipedalWalker {
     Vertex p2{0.0, 0.0};
   };
 
-  // gymnasium's ContactDetector.
-  class ContactDetector : public b2ContactListener {
-   public:
-    explicit ContactDetector(BipedalWalker* env) : env_(env) {}
-
-    void BeginContact(b2Contact* contact) override {
-      const b2Body* a = contact->GetFixtureA()->GetBody();
-      const b2Body* b = contact->GetFixtureB()->GetBody();
-      if (env_->hull_ == a || env_->hull_ == b) {
-        env_->game_over_ = true;
-      }
-      for (const int leg : {1, 3}) {
-        if (env_->legs_[leg] == a || env_->legs_[leg] == b) {
-          env_->ground_contact_[leg] = true;
-        }
-      }
-    }
-
-    void EndContact(b2Contact* contact) override {
-      const b2Body* a = contact->GetFixtureA()->GetBody();
-      const b2Body* b = contact->GetFixtureB()->GetBody();
-      for (const int leg : {1, 3}) {
-        if (env_->legs_[leg] == a || env_->legs_[leg] == b) {
-          env_->ground_contact_[leg] = false;
-        }
-      }
-    }
-
-   private:
-    BipedalWalker* env_;
-  };
-
   static float F(double value) { return static_cast<float>(value); }
   static b2Vec2 V(double x, double y) { return {F(x), F(y)}; }
 
@@ -293,7 +255,6 @@ class BipedalWalker {
       joints_.fill(nullptr);
     }
     world_->SetContactListener(&contacts_);
-    game_over_ = false;
     prev_shaping_.reset();
     scroll_ = 0.0;
     lidar_render_ = 0;
@@ -502,22 +463,20 @@ class BipedalWalker {
     }
     hull_shape.Set(hull_vertices.data(),
                    static_cast<int32>(hull_vertices.size()));
-    b2FixtureDef hull_fixture;
-    hull_fixture.shape = &hull_shape;
-    hull_fixture.density = 5.0f;
-    hull_fixture.friction = 0.1f;
-    hull_fixture.filter.categoryBits = 0x0020;
-    hull_fixture.filter.maskBits = 0x001;
-    hull_fixture.restitution = 0.0f;
+    const b2FixtureDef hull_fixture = FixtureDef({.shape = &hull_shape,
+                                                  .density = 5.0f,
+                                                  .friction = 0.1f,
+                                                  .category_bits = 0x0020,
+                                                  .mask_bits = 0x001,
+                                                  .restitution = 0.0f});
 
     b2PolygonShape leg_shape;
     leg_shape.SetAsBox(F(kLegW / 2), F(kLegH / 2));
-    b2FixtureDef leg_fixture;
-    leg_fixture.shape = &leg_shape;
-    leg_fixture.density = 1.0f;
-    leg_fixture.restitution = 0.0f;
-    leg_fixture.filter.categoryBits = 0x0020;
-    leg_fixture.filter.maskBits = 0x001;
+    const b2FixtureDef leg_fixture = FixtureDef({.shape = &leg_shape,
+                                                 .density = 1.0f,
+                                                 .category_bits = 0x0020,
+                                                 .mask_bits = 0x001,
+                                                 .restitution = 0.0f});
 
     b2PolygonShape lower_shape;
     lower_shape.SetAsBox(F(0.8 * kLegW / 2), F(kLegH / 2));
@@ -541,7 +500,6 @@ class BipedalWalker {
           CreateJoint(hull_, leg, kLegDown, kLegH / 2, i, -0.8, 1.1);
       b2Body* lower = CreateDynamicBody(
           init_x, init_y - kLegH * 3 / 2 - kLegDown, i * 0.05, lower_fixture);
-      ground_contact_[upper + 1] = false;
       legs_[upper + 1] = lower;
       joints_[upper + 1] =
           CreateJoint(leg, lower, -kLegH / 2, kLegH / 2, 1, -1.6, -0.1);
@@ -554,6 +512,7 @@ class BipedalWalker {
       leg_colors_[upper] = {color1, color2};
       leg_colors_[upper + 1] = {color1, color2};
     }
+    contacts_.Watch(hull_, {legs_[1], legs_[3]});  // the lower legs
   }
 
   void StepWorld(std::span<const float> action, Output& out) {
@@ -590,12 +549,12 @@ class BipedalWalker {
         static_cast<double>(joints_[0]->GetJointSpeed()) / kSpeedHip,
         static_cast<double>(joints_[1]->GetJointAngle()) + 1.0,
         static_cast<double>(joints_[1]->GetJointSpeed()) / kSpeedKnee,
-        ground_contact_[1] ? 1.0 : 0.0,
+        contacts_.ground_contact(0) ? 1.0 : 0.0,
         joints_[2]->GetJointAngle(),
         static_cast<double>(joints_[2]->GetJointSpeed()) / kSpeedHip,
         static_cast<double>(joints_[3]->GetJointAngle()) + 1.0,
         static_cast<double>(joints_[3]->GetJointSpeed()) / kSpeedKnee,
-        ground_contact_[3] ? 1.0 : 0.0};
+        contacts_.ground_contact(1) ? 1.0 : 0.0};
     for (int i = 0; i < kLidarRays; ++i) {
       state[14 + i] = lidar_[i].fraction;
     }
@@ -620,7 +579,7 @@ class BipedalWalker {
     }
     out.reward = reward;
     out.terminated = false;
-    if (game_over_ || pos.x < 0) {
+    if (contacts_.game_over() || pos.x < 0) {
       out.reward = -100;
       out.terminated = true;
     }
@@ -633,17 +592,15 @@ class BipedalWalker {
   bool hardcore_;
   NumpyRandom np_random_;
   std::unique_ptr<b2World> world_;
-  ContactDetector contacts_;
+  ContactDetector<2> contacts_;
   bool broken_ = false;
 
   std::vector<Drawn> terrain_;  // gymnasium's self.terrain (reversed)
   b2Body* hull_ = nullptr;
   std::array<b2Body*, 4> legs_{};             // upper, lower, upper, lower
   std::array<b2RevoluteJoint*, 4> joints_{};  // hip, knee, hip, knee
-  std::array<bool, 4> ground_contact_{};
   std::array<std::array<Color, 2>, 4> leg_colors_{};
   std::array<Lidar, kLidarRays> lidar_;
-  bool game_over_ = false;
   std::optional<double> prev_shaping_;
 
   // For rendering.

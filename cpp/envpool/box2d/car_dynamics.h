@@ -179,12 +179,11 @@ class Car {
       }
       b2PolygonShape shape;
       shape.Set(vertices.data(), 4);
-      b2FixtureDef fixture;
-      fixture.shape = &shape;
-      fixture.density = 0.1f;
-      fixture.filter.categoryBits = 0x0020;
-      fixture.filter.maskBits = 0x001;
-      fixture.restitution = 0.0f;
+      const b2FixtureDef fixture = FixtureDef({.shape = &shape,
+                                               .density = 0.1f,
+                                               .category_bits = 0x0020,
+                                               .mask_bits = 0x001,
+                                               .restitution = 0.0f});
       body->CreateFixture(&fixture);
 
       Wheel& w = wheels_[k];

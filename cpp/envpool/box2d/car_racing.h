@@ -99,33 +99,26 @@ class CarRacingEnv {
   void Seed(std::uint64_t seed) { np_random_.Seed(seed); }
 
   void Reset(Rng& /*rng*/, Output& out) {
-    try {
-      ResetWorld();
-      // gymnasium's reset returns the frame of one step without an action.
-      Advance(nullptr, out);
-    } catch (const b2AssertException&) {
-      Broken();
-      throw std::runtime_error(
-          "CarRacing: a Box2D assertion failed while resetting the env");
-    }
+    CallBox2D(
+        [&] {
+          ResetWorld();
+          // gymnasium's reset returns the frame of one step without an
+          // action.
+          Advance(nullptr, out);
+        },
+        [this] { Broken(); },
+        "CarRacing: a Box2D assertion failed while resetting the env");
     out.reward = 0.0;
     out.terminated = false;
   }
 
   void Step(Action action, Rng& /*rng*/, Output& out) {
     if (!world_ || !car_) {
-      throw std::runtime_error(
-          "CarRacing: the env's Box2D world failed an assertion earlier; "
-          "reset the env");
+      throw BrokenWorldError("CarRacing");
     }
-    try {
-      Advance(&action, out);
-    } catch (const b2AssertException&) {
-      Broken();
-      throw std::runtime_error(
-          "CarRacing: a Box2D assertion failed while stepping the env; reset "
-          "the env");
-    }
+    CallBox2D([&] { Advance(&action, out); }, [this] { Broken(); },
+              "CarRacing: a Box2D assertion failed while stepping the env; "
+              "reset the env");
   }
 
   // render_mode="rgb_array": the 600x400 frame, skid marks included.

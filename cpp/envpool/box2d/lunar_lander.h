@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "envpool/box2d/box2d_common.h"
+#include "envpool/box2d/contact_detector.h"
 #include "envpool/box2d/lunar_lander_render.h"
 #include "envpool/box2d/pygame_draw.h"
 #include "envpool/core/array_spec.h"
@@ -79,8 +80,7 @@ class LunarLanderEnv {
         enable_wind_(config.Get<bool>("enable_wind")),
         wind_power_(config.Get<double>("wind_power")),
         turbulence_power_(config.Get<double>("turbulence_power")),
-        render_particles_(config.Get<bool>("render_particles")),
-        contacts_(this) {
+        render_particles_(config.Get<bool>("render_particles")) {
     Check(config);
     InitializeBox2DStatics();
   }
@@ -91,42 +91,38 @@ class LunarLanderEnv {
   void Seed(std::uint64_t seed) { np_random_.Seed(seed); }
 
   void Reset(Rng& /*rng*/, Output& out) {
-    try {
-      BuildWorld();
-      // gymnasium's reset returns the observation of one no-op step.
-      prev_shaping_.reset();
-      if constexpr (kContinuous) {
-        Advance(0.0f, 0.0, out);
-      } else {
-        Advance(std::int64_t{0}, 0.0, out);
-      }
-    } catch (const b2AssertException&) {
-      DropWorld();
-      throw std::runtime_error(
-          "LunarLander: a Box2D assertion failed while resetting the env");
-    }
+    CallBox2D(
+        [&] {
+          BuildWorld();
+          // gymnasium's reset returns the observation of one no-op step.
+          prev_shaping_.reset();
+          if constexpr (kContinuous) {
+            Advance(0.0f, 0.0, out);
+          } else {
+            Advance(std::int64_t{0}, 0.0, out);
+          }
+        },
+        [this] { DropWorld(); },
+        "LunarLander: a Box2D assertion failed while resetting the env");
     out.reward = 0.0;
     out.terminated = false;
   }
 
   void Step(Action action, Rng& /*rng*/, Output& out) {
     if (!world_) {
-      throw std::runtime_error(
-          "LunarLander: the env's Box2D world failed an assertion earlier; "
-          "reset the env");
+      throw BrokenWorldError("LunarLander");
     }
-    try {
-      if constexpr (kContinuous) {
-        Advance(action[0], action[1], out);
-      } else {
-        Advance(action, 0.0, out);
-      }
-    } catch (const b2AssertException&) {
-      DropWorld();
-      throw std::runtime_error(
-          "LunarLander: a Box2D assertion failed while stepping the env; "
-          "reset the env");
-    }
+    CallBox2D(
+        [&] {
+          if constexpr (kContinuous) {
+            Advance(action[0], action[1], out);
+          } else {
+            Advance(action, 0.0, out);
+          }
+        },
+        [this] { DropWorld(); },
+        "LunarLander: a Box2D assertion failed while stepping the env; "
+        "reset the env");
   }
 
   static std::vector<std::int64_t> RenderShape(const Config& /*config*/) {
@@ -240,13 +236,12 @@ class LunarLanderEnv {
     b2CircleShape circle;
     circle.m_radius = ToBox2D(2 / kScale);
     circle.m_p = ToBox2D(0.0, 0.0);
-    b2FixtureDef fixture;
-    fixture.shape = &circle;
-    fixture.density = ToBox2D(mass);
-    fixture.friction = 0.1f;
-    fixture.filter.categoryBits = 0x0100;
-    fixture.filter.maskBits = 0x001;
-    fixture.restitution = 0.3f;
+    const b2FixtureDef fixture = FixtureDef({.shape = &circle,
+                                             .density = ToBox2D(mass),
+                                             .friction = 0.1f,
+                                             .category_bits = 0x0100,
+                                             .mask_bits = 0x001,
+                                             .restitution = 0.3f});
     body->CreateFixture(&fixture);
     particles_.push_back({body, ttl, {0, 0, 0}});
     CleanParticles(false);
@@ -307,44 +302,11 @@ class LunarLanderEnv {
     }
   }
 
-  class ContactDetector : public b2ContactListener {
-   public:
-    explicit ContactDetector(LunarLanderEnv* env) : env_(env) {}
-
-    void BeginContact(b2Contact* contact) override {
-      const b2Body* a = contact->GetFixtureA()->GetBody();
-      const b2Body* b = contact->GetFixtureB()->GetBody();
-      if (env_->lander_ == a || env_->lander_ == b) {
-        env_->game_over_ = true;
-      }
-      for (int i = 0; i < 2; ++i) {
-        if (env_->legs_[i] == a || env_->legs_[i] == b) {
-          env_->ground_contact_[i] = true;
-        }
-      }
-    }
-
-    void EndContact(b2Contact* contact) override {
-      const b2Body* a = contact->GetFixtureA()->GetBody();
-      const b2Body* b = contact->GetFixtureB()->GetBody();
-      for (int i = 0; i < 2; ++i) {
-        if (env_->legs_[i] == a || env_->legs_[i] == b) {
-          env_->ground_contact_[i] = false;
-        }
-      }
-    }
-
-   private:
-    LunarLanderEnv* env_;
-  };
-
   void BuildWorld() {
     // The old world's particles go with it (gymnasium destroys them first).
     particles_.clear();
     world_ = std::make_unique<b2World>(ToBox2D(0.0, gravity_));
     world_->SetContactListener(&contacts_);
-    game_over_ = false;
-    ground_contact_ = {false, false};
 
     const double w = kViewportW / kScale;
     const double h = kViewportH / kScale;
@@ -405,13 +367,12 @@ class LunarLanderEnv {
     }
     b2PolygonShape hull;
     hull.Set(vertices.data(), static_cast<int32>(vertices.size()));
-    b2FixtureDef hull_def;
-    hull_def.shape = &hull;
-    hull_def.density = 5.0f;
-    hull_def.friction = 0.1f;
-    hull_def.filter.categoryBits = 0x0010;
-    hull_def.filter.maskBits = 0x001;
-    hull_def.restitution = 0.0f;
+    const b2FixtureDef hull_def = FixtureDef({.shape = &hull,
+                                              .density = 5.0f,
+                                              .friction = 0.1f,
+                                              .category_bits = 0x0010,
+                                              .mask_bits = 0x001,
+                                              .restitution = 0.0f});
     lander_->CreateFixture(&hull_def);
     const double force_x = np_random_.Uniform(-kInitialRandom, kInitialRandom);
     const double force_y = np_random_.Uniform(-kInitialRandom, kInitialRandom);
@@ -430,12 +391,11 @@ class LunarLanderEnv {
       b2Body* leg = world_->CreateBody(&leg_def);
       b2PolygonShape box;
       box.SetAsBox(ToBox2D(kLegW / kScale), ToBox2D(kLegH / kScale));
-      b2FixtureDef box_def;
-      box_def.shape = &box;
-      box_def.density = 1.0f;
-      box_def.restitution = 0.0f;
-      box_def.filter.categoryBits = 0x0020;
-      box_def.filter.maskBits = 0x001;
+      const b2FixtureDef box_def = FixtureDef({.shape = &box,
+                                               .density = 1.0f,
+                                               .category_bits = 0x0020,
+                                               .mask_bits = 0x001,
+                                               .restitution = 0.0f});
       leg->CreateFixture(&box_def);
       legs_[k] = leg;
 
@@ -460,6 +420,7 @@ class LunarLanderEnv {
       }
       world_->CreateJoint(&joint);
     }
+    contacts_.Watch(lander_, {legs_[0], legs_[1]});
   }
 
   // Wind and turbulence: tanh(sin(2 k t) + sin(pi k t)) with k = 0.01.
@@ -473,7 +434,8 @@ class LunarLanderEnv {
   // discrete actions `main` holds the action index.
   template <typename Main>
   void Advance(Main main, double lateral, Output& out) {
-    if (enable_wind_ && !(ground_contact_[0] || ground_contact_[1])) {
+    if (enable_wind_ &&
+        !(contacts_.ground_contact(0) || contacts_.ground_contact(1))) {
       const double wind_mag = WindShape(wind_idx_) * wind_power_;
       ++wind_idx_;
       lander_->ApplyForceToCenter(ToBox2D(wind_mag, 0.0), true);
@@ -556,8 +518,8 @@ class LunarLanderEnv {
         vel.y * (kViewportH / kScale / 2) / kFps,
         lander_->GetAngle(),
         20.0 * lander_->GetAngularVelocity() / kFps,
-        ground_contact_[0] ? 1.0 : 0.0,
-        ground_contact_[1] ? 1.0 : 0.0};
+        contacts_.ground_contact(0) ? 1.0 : 0.0,
+        contacts_.ground_contact(1) ? 1.0 : 0.0};
 
     double reward = 0.0;
     const double shaping =
@@ -572,7 +534,7 @@ class LunarLanderEnv {
     reward -= s_power * 0.03;
 
     bool terminated = false;
-    if (game_over_ || std::abs(state[0]) >= 1.0) {
+    if (contacts_.game_over() || std::abs(state[0]) >= 1.0) {
       terminated = true;
       reward = -100;
     }
@@ -595,12 +557,10 @@ class LunarLanderEnv {
   double turbulence_power_;
   bool render_particles_;
   NumpyRandom np_random_;
-  ContactDetector contacts_;
+  ContactDetector<2> contacts_;
   std::unique_ptr<b2World> world_;
   b2Body* lander_ = nullptr;
   std::array<b2Body*, 2> legs_{};
-  std::array<bool, 2> ground_contact_{};
-  bool game_over_ = false;
   double helipad_x1_ = 0.0;
   double helipad_x2_ = 0.0;
   double helipad_y_ = 0.0;

@@ -77,30 +77,27 @@ inline void AaLineFloat(Canvas& canvas, float from_x, float from_y, float to_x,
     to_y += gradient * (clip_right - to_x);
     to_x = clip_right;
   }
-  if (gradient > 0.0F) {
-    if (to_y <= clip_top || from_y >= clip_bottom) {
-      return;
+  // The vertical clip moves the upper end (from, for a rising line) down to
+  // clip_top and the lower one up to clip_bottom; false if nothing is left.
+  auto clip_y = [&](float& upper_x, float& upper_y, float& lower_x,
+                    float& lower_y) {
+    if (lower_y <= clip_top || upper_y >= clip_bottom) {
+      return false;
     }
-    if (from_y < clip_top) {
-      from_x += (clip_top - from_y) / gradient;
-      from_y = clip_top;
+    if (upper_y < clip_top) {
+      upper_x += (clip_top - upper_y) / gradient;
+      upper_y = clip_top;
     }
-    if (to_y > clip_bottom) {
-      to_x += (clip_bottom - to_y) / gradient;
-      to_y = clip_bottom;
+    if (lower_y > clip_bottom) {
+      lower_x += (clip_bottom - lower_y) / gradient;
+      lower_y = clip_bottom;
     }
-  } else {
-    if (from_y <= clip_top || to_y >= clip_bottom) {
-      return;
-    }
-    if (to_y < clip_top) {
-      to_x += (clip_top - to_y) / gradient;
-      to_y = clip_top;
-    }
-    if (from_y > clip_bottom) {
-      from_x += (clip_bottom - from_y) / gradient;
-      from_y = clip_bottom;
-    }
+    return true;
+  };
+  const bool visible = gradient > 0.0F ? clip_y(from_x, from_y, to_x, to_y)
+                                       : clip_y(to_x, to_y, from_x, from_y);
+  if (!visible) {
+    return;
   }
   from_y += 1.0F;
   to_y += 1.0F;
@@ -111,34 +108,30 @@ inline void AaLineFloat(Canvas& canvas, float from_x, float from_y, float to_x,
       BlendPixel(canvas, along, across, c, brightness);
     }
   };
-  int x_pixel_start = FloatToInt(from_x);
-  float intersect_y =
-      from_y + gradient * (static_cast<float>(x_pixel_start) - from_x);
-  float y_endpoint = intersect_y;
-  if (to_x > clip_left + 1.0F) {
-    float x_gap = static_cast<float>(1 + x_pixel_start) - from_x;
+  // An end pixel column: the two pixels about y_endpoint, weighted by how
+  // much of the column the line covers (x_gap).
+  auto plot_end = [&](int x, float y_endpoint, float x_gap) {
     int y_int = FloatToInt(y_endpoint);
     float brightness = y_endpoint - static_cast<float>(y_int);
     if (static_cast<float>(y_int) < y_endpoint) {
-      plot(x_pixel_start, y_int, brightness * x_gap);
+      plot(x, y_int, brightness * x_gap);
     }
-    plot(x_pixel_start, W(static_cast<std::int64_t>(y_int) - 1),
-         (1 - brightness) * x_gap);
+    plot(x, W(static_cast<std::int64_t>(y_int) - 1), (1 - brightness) * x_gap);
+  };
+  int x_pixel_start = FloatToInt(from_x);
+  float intersect_y =
+      from_y + gradient * (static_cast<float>(x_pixel_start) - from_x);
+  if (to_x > clip_left + 1.0F) {
+    plot_end(x_pixel_start, intersect_y,
+             static_cast<float>(1 + x_pixel_start) - from_x);
     intersect_y += gradient;
     x_pixel_start = W(static_cast<std::int64_t>(x_pixel_start) + 1);
   }
   int x_pixel_end = TruncateToInt(std::ceil(static_cast<double>(to_x)));
   if (from_x < clip_right - 1.0F) {
-    y_endpoint = to_y + gradient * (static_cast<float>(x_pixel_end) - to_x);
-    float x_gap =
-        static_cast<float>(1 - static_cast<std::int64_t>(x_pixel_end)) + to_x;
-    int y_int = FloatToInt(y_endpoint);
-    float brightness = y_endpoint - static_cast<float>(y_int);
-    if (static_cast<float>(y_int) < y_endpoint) {
-      plot(x_pixel_end, y_int, brightness * x_gap);
-    }
-    plot(x_pixel_end, W(static_cast<std::int64_t>(y_int) - 1),
-         (1 - brightness) * x_gap);
+    plot_end(
+        x_pixel_end, to_y + gradient * (static_cast<float>(x_pixel_end) - to_x),
+        static_cast<float>(1 - static_cast<std::int64_t>(x_pixel_end)) + to_x);
   }
   // A NaN coordinate makes every remaining pixel land off the surface (and
   // can make the span ~2^31 long), so it is skipped outright.
@@ -165,18 +158,11 @@ inline void AaLines(Canvas& canvas, std::span<const Point> points, bool closed,
   if (points.size() < 2) {
     return;
   }
-  for (std::size_t i = 1; i < points.size(); ++i) {
-    pygame_detail::AaLineFloat(canvas, static_cast<float>(points[i - 1].x),
-                               static_cast<float>(points[i - 1].y),
-                               static_cast<float>(points[i].x),
-                               static_cast<float>(points[i].y), c);
-  }
-  if (closed && points.size() > 2) {
-    pygame_detail::AaLineFloat(canvas, static_cast<float>(points.back().x),
-                               static_cast<float>(points.back().y),
-                               static_cast<float>(points.front().x),
-                               static_cast<float>(points.front().y), c);
-  }
+  pygame_detail::ForEachSegment(points, closed, [&](Point a, Point b) {
+    pygame_detail::AaLineFloat(canvas, static_cast<float>(a.x),
+                               static_cast<float>(a.y), static_cast<float>(b.x),
+                               static_cast<float>(b.y), c);
+  });
 }
 
 }  // namespace envpool::box2d

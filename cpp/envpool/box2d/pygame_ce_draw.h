@@ -197,9 +197,7 @@ inline void FillPolygonCe(Canvas& canvas, std::span<const Point> points,
   if (points.size() < 3) {
     return;
   }
-  std::vector<int> xs;
-  std::vector<int> ys;
-  pygame_detail::TruncatedVertices(points, xs, ys);
+  const auto [xs, ys] = pygame_detail::TruncatedVertices(points);
   if (points.size() == 3) {
     pygame_ce_detail::FillTriangle(canvas, xs, ys, c);
     return;
@@ -237,20 +235,6 @@ inline void DrawLineCe(Canvas& canvas, Point a, Point b, Color c,
   }
 }
 
-// pygame-ce's pygame.draw.lines(surf, c, closed, points, width).
-inline void DrawLinesCe(Canvas& canvas, std::span<const Point> points,
-                        bool closed, Color c, int width) {
-  if (points.size() < 2 || width < 1) {
-    return;
-  }
-  for (std::size_t i = 1; i < points.size(); ++i) {
-    DrawLineCe(canvas, points[i - 1], points[i], c, width);
-  }
-  if (closed && points.size() > 2) {
-    DrawLineCe(canvas, points.back(), points.front(), c, width);
-  }
-}
-
 // Which pygame's rules the calls that differ follow: the one installed, as
 // envpool/box2d_score_font.py finds it.
 enum class PygameFlavour : std::uint8_t { kPygame, kPygameCe };
@@ -264,13 +248,20 @@ inline void FillPolygon(Canvas& canvas, std::span<const Point> points, Color c,
   }
 }
 
+// pygame.draw.lines(surf, c, closed, points, width), each segment drawn as
+// `flavour`'s draw.line draws it.
 inline void DrawLines(Canvas& canvas, std::span<const Point> points,
                       bool closed, Color c, int width, PygameFlavour flavour) {
-  if (flavour == PygameFlavour::kPygameCe) {
-    DrawLinesCe(canvas, points, closed, c, width);
-  } else {
-    DrawLines(canvas, points, closed, c, width);
+  if (points.size() < 2 || width < 1) {
+    return;
   }
+  pygame_detail::ForEachSegment(points, closed, [&](Point a, Point b) {
+    if (flavour == PygameFlavour::kPygameCe) {
+      DrawLineCe(canvas, a, b, c, width);
+    } else {
+      DrawLine(canvas, a, b, c, width);
+    }
+  });
 }
 
 }  // namespace envpool::box2d

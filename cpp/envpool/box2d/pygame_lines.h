@@ -215,12 +215,9 @@ inline void DrawLines(Canvas& canvas, std::span<const Point> points,
   if (points.size() < 2 || width < 1) {
     return;
   }
-  for (std::size_t i = 1; i < points.size(); ++i) {
-    DrawLine(canvas, points[i - 1], points[i], c, width);
-  }
-  if (closed && points.size() > 2) {
-    DrawLine(canvas, points.back(), points.front(), c, width);
-  }
+  pygame_detail::ForEachSegment(points, closed, [&](Point a, Point b) {
+    DrawLine(canvas, a, b, c, width);
+  });
 }
 
 }  // namespace envpool::box2d

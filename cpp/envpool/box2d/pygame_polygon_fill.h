@@ -116,14 +116,19 @@ void ScanlineFill(const Canvas& canvas, std::span<const Coord> xs,
 }
 
 // pygame.draw's int vertices: each coordinate truncated as C's (int) does.
-inline void TruncatedVertices(std::span<const Point> points,
-                              std::vector<int>& xs, std::vector<int>& ys) {
-  xs.resize(points.size());
-  ys.resize(points.size());
+struct IntVertices {
+  std::vector<int> xs;
+  std::vector<int> ys;
+};
+
+inline IntVertices TruncatedVertices(std::span<const Point> points) {
+  IntVertices vertices{std::vector<int>(points.size()),
+                       std::vector<int>(points.size())};
   for (std::size_t i = 0; i < points.size(); ++i) {
-    xs[i] = TruncateToInt(points[i].x);
-    ys[i] = TruncateToInt(points[i].y);
+    vertices.xs[i] = TruncateToInt(points[i].x);
+    vertices.ys[i] = TruncateToInt(points[i].y);
   }
+  return vertices;
 }
 
 // draw.c's filled polygon on int vertices: a one-row polygon is a span from
@@ -160,9 +165,7 @@ inline void FillPolygon(Canvas& canvas, std::span<const Point> points,
   if (points.size() < 3) {
     return;
   }
-  std::vector<int> xs;
-  std::vector<int> ys;
-  pygame_detail::TruncatedVertices(points, xs, ys);
+  const auto [xs, ys] = pygame_detail::TruncatedVertices(points);
   pygame_detail::FillPolygonRows(
       canvas, xs, ys, c,
       [](int y, int x1, int y1, int x2, int y2, std::size_t /*count*/) {

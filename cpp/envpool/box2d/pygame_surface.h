@@ -34,6 +34,20 @@ struct Point {
 
 namespace pygame_detail {
 
+// The segments pygame.draw.lines and draw.aalines draw through `points`:
+// each point to the next, then the last back to the first when `closed` and
+// there are more than two.
+template <typename Segment>
+void ForEachSegment(std::span<const Point> points, bool closed,
+                    Segment&& segment) {
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    segment(points[i - 1], points[i]);
+  }
+  if (closed && points.size() > 2) {
+    segment(points.back(), points.front());
+  }
+}
+
 // C's (int)double on x86-64 (cvttsd2si): truncation, and INT_MIN for NaN or
 // anything outside int's range.
 inline int TruncateToInt(double v) {

@@ -9,8 +9,8 @@
 #include <cmath>
 #include <cstdint>
 #include <numbers>
-#include <span>
 
+#include "envpool/classic_control/obs_state.h"
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
@@ -143,17 +143,11 @@ class Acrobot {
   }
 
   void Write(Output& out) const {
-    std::span<float> obs = out.Obs<float>();
-    obs[0] = static_cast<float>(std::cos(state_[0]));
-    obs[1] = static_cast<float>(std::sin(state_[0]));
-    obs[2] = static_cast<float>(std::cos(state_[1]));
-    obs[3] = static_cast<float>(std::sin(state_[1]));
-    obs[4] = static_cast<float>(state_[2]);
-    obs[5] = static_cast<float>(state_[3]);
-    std::span<double> state = out.Info<double>(0);
-    for (int i = 0; i < 4; ++i) {
-      state[i] = state_[i];
-    }
+    const auto [theta1, theta2, dtheta1, dtheta2] = state_;
+    WriteObsAndState(out,
+                     {std::cos(theta1), std::sin(theta1), std::cos(theta2),
+                      std::sin(theta2), dtheta1, dtheta2},
+                     {theta1, theta2, dtheta1, dtheta2});
   }
 
   State state_{};

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdint>
 #include <numbers>
-#include <span>
 
+#include "envpool/classic_control/obs_state.h"
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
@@ -84,16 +84,7 @@ class CartPole {
   static constexpr double kXThreshold = 2.4;
 
   void Write(Output& out) const {
-    std::span<float> obs = out.Obs<float>();
-    obs[0] = static_cast<float>(x_);
-    obs[1] = static_cast<float>(x_dot_);
-    obs[2] = static_cast<float>(theta_);
-    obs[3] = static_cast<float>(theta_dot_);
-    std::span<double> state = out.Info<double>(0);
-    state[0] = x_;
-    state[1] = x_dot_;
-    state[2] = theta_;
-    state[3] = theta_dot_;
+    WriteObsAndState(out, {x_, x_dot_, theta_, theta_dot_});
   }
 
   bool sutton_barto_reward_;

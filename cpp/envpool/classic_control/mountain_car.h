@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <span>
 
+#include "envpool/classic_control/mountain_track.h"
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
@@ -15,21 +15,14 @@
 
 namespace envpool::classic_control {
 
-class MountainCar {
+class MountainCar : private MountainTrack {
  public:
   using Action = std::int64_t;
 
   static Config DefaultConfig() { return {{"goal_velocity", 0.0}}; }
 
   static EnvSpec Spec(const Config& /*config*/) {
-    // Bounds are float32 in gymnasium's Box.
-    const double low_position = static_cast<float>(kMinPosition);
-    const double high_position = static_cast<float>(kMaxPosition);
-    const double speed = static_cast<float>(kMaxSpeed);
-    return {MakeArray<float>("obs", {2}, {low_position, -speed},
-                             {high_position, speed}),
-            MakeDiscrete<std::int64_t>("action", 3),
-            {MakeArray<double>("state", {2})}};
+    return {ObsSpec(), MakeDiscrete<std::int64_t>("action", 3), {StateSpec()}};
   }
 
   explicit MountainCar(const Config& config)
@@ -56,20 +49,12 @@ class MountainCar {
   }
 
  private:
-  static constexpr double kMinPosition = -1.2;
-  static constexpr double kMaxPosition = 0.6;
-  static constexpr double kMaxSpeed = 0.07;
   static constexpr double kGoalPosition = 0.5;
   static constexpr double kForce = 0.001;
   static constexpr double kGravity = 0.0025;
 
   void Write(Output& out) const {
-    std::span<float> obs = out.Obs<float>();
-    obs[0] = static_cast<float>(position_);
-    obs[1] = static_cast<float>(velocity_);
-    std::span<double> state = out.Info<double>(0);
-    state[0] = position_;
-    state[1] = velocity_;
+    MountainTrack::Write(out, position_, velocity_);
   }
 
   double goal_velocity_;

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <span>
 
+#include "envpool/classic_control/mountain_track.h"
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
@@ -21,21 +22,16 @@
 
 namespace envpool::classic_control {
 
-class MountainCarContinuous {
+class MountainCarContinuous : private MountainTrack {
  public:
   using Action = std::span<const float>;
 
   static Config DefaultConfig() { return {{"goal_velocity", 0.0}}; }
 
   static EnvSpec Spec(const Config& /*config*/) {
-    // Bounds are float32 in gymnasium's Box.
-    const double low_position = static_cast<float>(kMinPosition);
-    const double high_position = static_cast<float>(kMaxPosition);
-    const double speed = static_cast<float>(kMaxSpeed);
-    return {MakeArray<float>("obs", {2}, {low_position, -speed},
-                             {high_position, speed}),
+    return {ObsSpec(),
             MakeArray<float>("action", {1}, {kMinAction}, {kMaxAction}),
-            {MakeArray<double>("state", {2})}};
+            {StateSpec()}};
   }
 
   explicit MountainCarContinuous(const Config& config)
@@ -99,9 +95,6 @@ class MountainCarContinuous {
  private:
   static constexpr double kMinAction = -1.0;
   static constexpr double kMaxAction = 1.0;
-  static constexpr double kMinPosition = -1.2;
-  static constexpr double kMaxPosition = 0.6;
-  static constexpr double kMaxSpeed = 0.07;
   static constexpr double kGoalPosition = 0.45;
   static constexpr double kPower = 0.0015;
 
@@ -130,12 +123,7 @@ class MountainCarContinuous {
   };
 
   void Write(Output& out) const {
-    std::span<float> obs = out.Obs<float>();
-    obs[0] = static_cast<float>(position_);
-    obs[1] = static_cast<float>(velocity_);
-    std::span<double> state = out.Info<double>(0);
-    state[0] = position_;
-    state[1] = velocity_;
+    MountainTrack::Write(out, position_, velocity_);
   }
 
   double goal_velocity_;

@@ -8,6 +8,7 @@
 #include <numbers>
 #include <span>
 
+#include "envpool/classic_control/obs_state.h"
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
@@ -72,13 +73,8 @@ class Pendulum {
   }
 
   void Write(Output& out) const {
-    std::span<float> obs = out.Obs<float>();
-    obs[0] = static_cast<float>(std::cos(th_));
-    obs[1] = static_cast<float>(std::sin(th_));
-    obs[2] = static_cast<float>(thdot_);
-    std::span<double> state = out.Info<double>(0);
-    state[0] = th_;
-    state[1] = thdot_;
+    WriteObsAndState(out, {std::cos(th_), std::sin(th_), thdot_},
+                     {th_, thdot_});
   }
 
   double g_;

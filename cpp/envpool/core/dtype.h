@@ -5,7 +5,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
 namespace envpool {
 
@@ -51,34 +53,23 @@ concept ArrayElement = requires { DTypeTraits<T>::kDType; };
 template <ArrayElement T>
 constexpr DType kDTypeOf = DTypeTraits<T>::kDType;
 
-// Calls fn(T{}) with the C++ type that `dtype` names.
-template <typename Fn>
+// The element types, in DType's order.
+using DTypeElements = std::tuple<bool, std::int8_t, std::int16_t, std::int32_t,
+                                 std::int64_t, std::uint8_t, std::uint16_t,
+                                 std::uint32_t, std::uint64_t, float, double>;
+
+// Calls fn(T{}) with the C++ type that `dtype` names (double for a value
+// past the last DType). I: the element type it compares with next.
+template <typename Fn, std::size_t I = 0>
 decltype(auto) VisitDType(DType dtype, Fn&& fn) {
-  switch (dtype) {
-    case DType::kBool:
-      return fn(bool{});
-    case DType::kInt8:
-      return fn(std::int8_t{});
-    case DType::kInt16:
-      return fn(std::int16_t{});
-    case DType::kInt32:
-      return fn(std::int32_t{});
-    case DType::kInt64:
-      return fn(std::int64_t{});
-    case DType::kUInt8:
-      return fn(std::uint8_t{});
-    case DType::kUInt16:
-      return fn(std::uint16_t{});
-    case DType::kUInt32:
-      return fn(std::uint32_t{});
-    case DType::kUInt64:
-      return fn(std::uint64_t{});
-    case DType::kFloat32:
-      return fn(float{});
-    case DType::kFloat64:
-    default:
-      return fn(double{});
+  using T = std::tuple_element_t<I, DTypeElements>;
+  static_assert(kDTypeOf<T> == static_cast<DType>(I));
+  if constexpr (I + 1 < std::tuple_size_v<DTypeElements>) {
+    if (dtype != kDTypeOf<T>) {
+      return VisitDType<Fn, I + 1>(dtype, std::forward<Fn>(fn));
+    }
   }
+  return fn(T{});
 }
 
 inline std::size_t DTypeSize(DType dtype) {

@@ -4,17 +4,17 @@
 #define ENVPOOL_MUJOCO_ANT_H_
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "envpool/mujoco/mujoco_sim.h"
-#include "envpool/numpy/linalg.h"
+#include "envpool/mujoco/locomotion.h"
 #include "envpool/numpy/sum.h"
 
 namespace envpool::mujoco {
 
-class Ant : public MujocoTask {
+class Ant : public ForwardTask {
  public:
   static Config DefaultConfig() {
     return MujocoConfig(
@@ -35,63 +35,47 @@ class Ant : public MujocoTask {
 
   static EnvSpec Spec(const Config& config) {
     const auto model = LoadModel(config);
-    std::int64_t size = model->nq + model->nv;
-    if (config.Get<bool>("exclude_current_positions_from_observation")) {
-      size -= 2;
-    }
+    std::int64_t size = StateSize(config, *model, 2);
     if (config.Get<bool>("include_cfrc_ext_in_observation")) {
       size += 6 * (model->nbody - 1);
     }
-    return {
-        ObsSpec(size), ActionSpec(*model),
-        InfoSpecs(*model, {"x_position", "y_position", "distance_from_origin",
-                           "x_velocity", "y_velocity", "reward_forward",
-                           "reward_ctrl", "reward_contact", "reward_survive"})};
+    return {ObsSpec(size), ActionSpec(*model),
+            InfoSpecs(*model,
+                      FloorInfo::Names({"reward_forward", "reward_ctrl",
+                                        "reward_contact", "reward_survive"}))};
   }
 
   explicit Ant(const Config& config)
-      : MujocoTask(config),
-        forward_reward_weight_(config.Get<double>("forward_reward_weight")),
-        ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
+      : ForwardTask(config, 2),
         contact_cost_weight_(config.Get<double>("contact_cost_weight")),
-        healthy_reward_(config.Get<double>("healthy_reward")),
-        terminate_when_unhealthy_(config.Get<bool>("terminate_when_unhealthy")),
-        healthy_z_(RangeOption(config, "healthy_z_range")),
+        health_(config),
         contact_force_(RangeOption(config, "contact_force_range")),
-        reset_noise_scale_(config.Get<double>("reset_noise_scale")),
-        skip_(config.Get<bool>("exclude_current_positions_from_observation")
-                  ? 2
-                  : 0),
         include_cfrc_ext_(config.Get<bool>("include_cfrc_ext_in_observation")),
         main_body_(BodyOption(sim_, config.Get<std::string>("main_body"))) {}
 
   void Reset(Rng& rng, Output& out) {
-    sim_.ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/true);
-    WritePosition(out);
+    ResetWithNoise(rng, /*normal_qvel=*/true);
+    FloorInfo::WritePosition(out, sim_.qpos());
     Write(out);
   }
 
   void Step(Action action, Rng& /*rng*/, Output& out) {
-    const auto before = sim_.BodyPos(main_body_);
-    const double x_before = before[0];
-    const double y_before = before[1];
-    sim_.DoSimulation(action);
-    const auto after = sim_.BodyPos(main_body_);
-    const double x_velocity = (after[0] - x_before) / sim_.dt();
-    const double y_velocity = (after[1] - y_before) / sim_.dt();
+    const auto velocity = sim_.DoSimulation(action, [this] {
+      const auto position = sim_.BodyPos(main_body_);
+      return std::array{position[0], position[1]};
+    });
 
-    const double forward_reward = x_velocity * forward_reward_weight_;
-    const double healthy_reward = IsHealthy() ? healthy_reward_ : 0.0;
+    const double forward_reward = ForwardReward(velocity[0]);
+    const double healthy_reward = health_.Reward(IsHealthy());
     const double rewards = forward_reward + healthy_reward;
-    const float ctrl_cost = ControlCost(ctrl_cost_weight_, action);
+    const float ctrl_cost = CtrlCost(action);
     const double contact_cost = contact_cost_weight_ * ContactSumOfSquares();
     const double costs = static_cast<double>(ctrl_cost) + contact_cost;
     out.reward = rewards - costs;
-    out.terminated = !IsHealthy() && terminate_when_unhealthy_;
+    out.terminated = health_.Terminated(IsHealthy());
 
-    WritePosition(out);
-    SetInfo(out, kXVelocity, x_velocity);
-    SetInfo(out, kYVelocity, y_velocity);
+    FloorInfo::WritePosition(out, sim_.qpos());
+    FloorInfo::WriteVelocity(out, velocity);
     SetInfo(out, kRewardForward, forward_reward);
     SetInfo(out, kRewardCtrl, -ctrl_cost);
     SetInfo(out, kRewardContact, -contact_cost);
@@ -101,12 +85,7 @@ class Ant : public MujocoTask {
 
  private:
   enum Info : std::size_t {
-    kXPosition,
-    kYPosition,
-    kDistanceFromOrigin,
-    kXVelocity,
-    kYVelocity,
-    kRewardForward,
+    kRewardForward = FloorInfo::kEnd,
     kRewardCtrl,
     kRewardContact,
     kRewardSurvive,
@@ -144,7 +123,7 @@ class Ant : public MujocoTask {
       }
     }
     const double z = sim_.qpos()[2];
-    return healthy_z_.first <= z && z <= healthy_z_.second;
+    return health_.z_range.first <= z && z <= health_.z_range.second;
   }
 
   double ClippedForce(double f) const {
@@ -161,16 +140,9 @@ class Ant : public MujocoTask {
                     });
   }
 
-  void WritePosition(Output& out) const {
-    const auto qpos = sim_.qpos();
-    SetInfo(out, kXPosition, qpos[0]);
-    SetInfo(out, kYPosition, qpos[1]);
-    SetInfo(out, kDistanceFromOrigin, NormUnfused(qpos.first(2)));
-  }
-
   void Write(Output& out) {
-    ObsWriter obs(out);
-    obs.Put(sim_.qpos().subspan(skip_)).Put(sim_.qvel());
+    ObsWriter obs = WritePositions(out);
+    obs.Put(sim_.qvel());
     if (include_cfrc_ext_) {
       const mjData& d = sim_.data();
       const std::span<const double> forces(
@@ -180,15 +152,9 @@ class Ant : public MujocoTask {
     sim_.WriteInitialState(out, kQpos0);
   }
 
-  double forward_reward_weight_;
-  double ctrl_cost_weight_;
   double contact_cost_weight_;
-  double healthy_reward_;
-  bool terminate_when_unhealthy_;
-  std::pair<double, double> healthy_z_;
+  HealthOptions health_;
   std::pair<double, double> contact_force_;
-  double reset_noise_scale_;
-  std::size_t skip_;
   bool include_cfrc_ext_;
   int main_body_;
 };

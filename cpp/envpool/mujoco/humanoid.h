@@ -7,10 +7,10 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
 #include <vector>
 
-#include "envpool/mujoco/mujoco_sim.h"
-#include "envpool/numpy/linalg.h"
+#include "envpool/mujoco/locomotion.h"
 #include "envpool/numpy/sum.h"
 
 namespace envpool::mujoco {
@@ -18,42 +18,38 @@ namespace envpool::mujoco {
 // The observation both tasks share, and its options.
 class HumanoidBody : public MujocoTask {
  public:
-  static Config ObservationOptions() {
-    return {{"reset_noise_scale", 1e-2},
-            {"exclude_current_positions_from_observation", true},
-            {"include_cinert_in_observation", true},
-            {"include_cvel_in_observation", true},
-            {"include_qfrc_actuator_in_observation", true},
-            {"include_cfrc_ext_in_observation", true}};
+  // MujocoConfig for a humanoid task: its own options, then the
+  // observation's.
+  static Config HumanoidConfig(const std::string& xml_file, Config own,
+                               CameraConfig camera) {
+    own.Set("reset_noise_scale", 1e-2);
+    own.Set("exclude_current_positions_from_observation", true);
+    own.Set("include_cinert_in_observation", true);
+    own.Set("include_cvel_in_observation", true);
+    own.Set("include_qfrc_actuator_in_observation", true);
+    own.Set("include_cfrc_ext_in_observation", true);
+    return MujocoConfig(xml_file, 5, own, camera);
   }
 
-  static ArraySpec Obs(const Config& config, const mjModel& model) {
-    const std::int64_t bodies = model.nbody - 1;
-    std::int64_t size = model.nq + model.nv;
-    size -=
-        config.Get<bool>("exclude_current_positions_from_observation") ? 2 : 0;
-    size += config.Get<bool>("include_cinert_in_observation") ? 10 * bodies : 0;
-    size += config.Get<bool>("include_cvel_in_observation") ? 6 * bodies : 0;
-    size += config.Get<bool>("include_qfrc_actuator_in_observation")
-                ? model.nv - 6
-                : 0;
-    size +=
-        config.Get<bool>("include_cfrc_ext_in_observation") ? 6 * bodies : 0;
-    return ObsSpec(size);
-  }
-
-  static std::vector<ArraySpec> Tendons(const mjModel& model) {
-    return {MakeArray<double>("tendon_length", {model.ntendon}),
-            MakeArray<double>("tendon_velocity", {model.ntendon})};
+  // The task's scalar infos are `info_names`; the tendons' lengths and
+  // velocities, then the initial state, follow them.
+  static EnvSpec HumanoidSpec(const Config& config,
+                              const std::vector<const char*>& info_names) {
+    const auto model = LoadModel(config);
+    return {
+        ObsSpec(ObsSize(config, *model)), ActionSpec(*model),
+        InfoSpecs(*model, info_names,
+                  {MakeArray<double>("tendon_length", {model->ntendon}),
+                   MakeArray<double>("tendon_velocity", {model->ntendon})})};
   }
 
  protected:
-  explicit HumanoidBody(const Config& config)
+  // `scalar_infos`: how many scalar infos the task has before the tendons'.
+  HumanoidBody(const Config& config, std::size_t scalar_infos)
       : MujocoTask(config),
+        tendon_info_(scalar_infos),
         reset_noise_scale_(config.Get<double>("reset_noise_scale")),
-        skip_(config.Get<bool>("exclude_current_positions_from_observation")
-                  ? 2
-                  : 0),
+        skip_(ExcludesPositions(config) ? 2 : 0),
         cinert_(config.Get<bool>("include_cinert_in_observation")),
         cvel_(config.Get<bool>("include_cvel_in_observation")),
         qfrc_actuator_(
@@ -87,13 +83,16 @@ class HumanoidBody : public MujocoTask {
     }
   }
 
-  void WriteTendons(Output& out, std::size_t length_index) const {
+  // The observation, the tendons' infos and the initial state.
+  void Write(Output& out) {
+    WriteObs(out);
     const mjData& d = sim_.data();
     const auto n = static_cast<std::size_t>(sim_.model().ntendon);
     std::copy(d.ten_length, d.ten_length + n,
-              out.Info<double>(length_index).begin());
+              out.Info<double>(tendon_info_).begin());
     std::copy(d.ten_velocity, d.ten_velocity + n,
-              out.Info<double>(length_index + 1).begin());
+              out.Info<double>(tendon_info_ + 1).begin());
+    sim_.WriteInitialState(out, tendon_info_ + 2);
   }
 
   // np.sum(np.square(data.ctrl)): the float64 controls, not the action.
@@ -107,53 +106,59 @@ class HumanoidBody : public MujocoTask {
                              6 * static_cast<std::size_t>(sim_.model().nbody));
   }
 
+  std::size_t tendon_info_;
   double reset_noise_scale_;
   std::size_t skip_;
   bool cinert_;
   bool cvel_;
   bool qfrc_actuator_;
   bool cfrc_ext_;
+
+ private:
+  static std::int64_t ObsSize(const Config& config, const mjModel& model) {
+    const std::int64_t bodies = model.nbody - 1;
+    std::int64_t size = model.nq + model.nv;
+    size -= ExcludesPositions(config) ? 2 : 0;
+    size += config.Get<bool>("include_cinert_in_observation") ? 10 * bodies : 0;
+    size += config.Get<bool>("include_cvel_in_observation") ? 6 * bodies : 0;
+    size += config.Get<bool>("include_qfrc_actuator_in_observation")
+                ? model.nv - 6
+                : 0;
+    size +=
+        config.Get<bool>("include_cfrc_ext_in_observation") ? 6 * bodies : 0;
+    return size;
+  }
 };
 
 class Humanoid : public HumanoidBody {
  public:
   static Config DefaultConfig() {
-    Config own{{"forward_reward_weight", 1.25},
-               {"ctrl_cost_weight", 0.1},
-               {"contact_cost_weight", 5e-7},
-               {"contact_cost_range", std::vector<double>{-kInf, 10.0}},
-               {"healthy_reward", 5.0},
-               {"terminate_when_unhealthy", true},
-               {"healthy_z_range", std::vector<double>{1.0, 2.0}}};
-    const Config observation = HumanoidBody::ObservationOptions();
-    for (const auto& [name, value] : observation.items()) {
-      own.Set(name, value);
-    }
-    return MujocoConfig(
-        "humanoid.xml", 5, own,
+    return HumanoidConfig(
+        "humanoid.xml",
+        {{"forward_reward_weight", 1.25},
+         {"ctrl_cost_weight", 0.1},
+         {"contact_cost_weight", 5e-7},
+         {"contact_cost_range", std::vector<double>{-kInf, 10.0}},
+         {"healthy_reward", 5.0},
+         {"terminate_when_unhealthy", true},
+         {"healthy_z_range", std::vector<double>{1.0, 2.0}}},
         CameraConfig{
             .distance = 4.0, .elevation = -20.0, .lookat = {0.0, 0.0, 2.0}});
   }
 
   static EnvSpec Spec(const Config& config) {
-    const auto model = LoadModel(config);
-    return {HumanoidBody::Obs(config, *model), ActionSpec(*model),
-            InfoSpecs(*model,
-                      {"x_position", "y_position", "distance_from_origin",
-                       "x_velocity", "y_velocity", "reward_survive",
-                       "reward_forward", "reward_ctrl", "reward_contact"},
-                      HumanoidBody::Tendons(*model))};
+    return HumanoidSpec(config,
+                        FloorInfo::Names({"reward_survive", "reward_forward",
+                                          "reward_ctrl", "reward_contact"}));
   }
 
   explicit Humanoid(const Config& config)
-      : HumanoidBody(config),
+      : HumanoidBody(config, kTendonLength),
         forward_reward_weight_(config.Get<double>("forward_reward_weight")),
         ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
         contact_cost_weight_(config.Get<double>("contact_cost_weight")),
         contact_cost_range_(RangeOption(config, "contact_cost_range")),
-        healthy_reward_(config.Get<double>("healthy_reward")),
-        terminate_when_unhealthy_(config.Get<bool>("terminate_when_unhealthy")),
-        healthy_z_(RangeOption(config, "healthy_z_range")) {
+        health_(config) {
     const mjModel& m = sim_.model();
     total_mass_ = NumpySum(m.body_mass, static_cast<std::size_t>(m.nbody),
                            [](double v) { return v; });
@@ -161,32 +166,28 @@ class Humanoid : public HumanoidBody {
 
   void Reset(Rng& rng, Output& out) {
     ResetBody(rng);
-    WritePosition(out);
+    FloorInfo::WritePosition(out, sim_.qpos());
     Write(out);
   }
 
   void Step(Action action, Rng& /*rng*/, Output& out) {
-    const auto before = MassCenter();
-    sim_.DoSimulation(action);
-    const auto after = MassCenter();
-    const double dt = sim_.dt();
-    const double x_velocity = (after[0] - before[0]) / dt;
-    const double y_velocity = (after[1] - before[1]) / dt;
+    const auto velocity =
+        sim_.DoSimulation(action, [this] { return MassCenter(); });
 
-    const double forward_reward = forward_reward_weight_ * x_velocity;
+    const double forward_reward = forward_reward_weight_ * velocity[0];
     const double z = sim_.qpos()[2];
-    const bool healthy = healthy_z_.first < z && z < healthy_z_.second;
-    const double healthy_reward = healthy ? healthy_reward_ : 0.0;
+    const bool healthy =
+        health_.z_range.first < z && z < health_.z_range.second;
+    const double healthy_reward = health_.Reward(healthy);
     const double ctrl_cost = ctrl_cost_weight_ * CtrlSumOfSquares();
     const double contact_cost =
         Clip(contact_cost_weight_ * CfrcExtSumOfSquares(),
              contact_cost_range_.first, contact_cost_range_.second);
     out.reward = (forward_reward + healthy_reward) - (ctrl_cost + contact_cost);
-    out.terminated = !healthy && terminate_when_unhealthy_;
+    out.terminated = health_.Terminated(healthy);
 
-    WritePosition(out);
-    SetInfo(out, kXVelocity, x_velocity);
-    SetInfo(out, kYVelocity, y_velocity);
+    FloorInfo::WritePosition(out, sim_.qpos());
+    FloorInfo::WriteVelocity(out, velocity);
     SetInfo(out, kRewardSurvive, healthy_reward);
     SetInfo(out, kRewardForward, forward_reward);
     SetInfo(out, kRewardCtrl, -ctrl_cost);
@@ -196,18 +197,11 @@ class Humanoid : public HumanoidBody {
 
  private:
   enum Info : std::size_t {
-    kXPosition,
-    kYPosition,
-    kDistanceFromOrigin,
-    kXVelocity,
-    kYVelocity,
-    kRewardSurvive,
+    kRewardSurvive = FloorInfo::kEnd,
     kRewardForward,
     kRewardCtrl,
     kRewardContact,
-    kTendonLength,
-    kTendonVelocity,
-    kQpos0
+    kTendonLength
   };
 
   // The (x, y) of the centre of mass: sum(mass * xipos) / total mass.
@@ -223,57 +217,35 @@ class Humanoid : public HumanoidBody {
     return {num[0] / total_mass_, num[1] / total_mass_};
   }
 
-  void WritePosition(Output& out) const {
-    const auto qpos = sim_.qpos();
-    SetInfo(out, kXPosition, qpos[0]);
-    SetInfo(out, kYPosition, qpos[1]);
-    SetInfo(out, kDistanceFromOrigin, NormUnfused(qpos.first(2)));
-    WriteTendons(out, kTendonLength);
-  }
-
-  void Write(Output& out) {
-    WriteObs(out);
-    sim_.WriteInitialState(out, kQpos0);
-  }
-
   double forward_reward_weight_;
   double ctrl_cost_weight_;
   double contact_cost_weight_;
   std::pair<double, double> contact_cost_range_;
-  double healthy_reward_;
-  bool terminate_when_unhealthy_;
-  std::pair<double, double> healthy_z_;
+  HealthOptions health_;
   double total_mass_ = 0.0;
 };
 
 class HumanoidStandup : public HumanoidBody {
  public:
   static Config DefaultConfig() {
-    Config own{{"uph_cost_weight", 1.0},
-               {"ctrl_cost_weight", 0.1},
-               {"impact_cost_weight", 5e-7},
-               {"impact_cost_range", std::vector<double>{-kInf, 10.0}}};
-    const Config observation = HumanoidBody::ObservationOptions();
-    for (const auto& [name, value] : observation.items()) {
-      own.Set(name, value);
-    }
-    return MujocoConfig(
-        "humanoidstandup.xml", 5, own,
+    return HumanoidConfig(
+        "humanoidstandup.xml",
+        {{"uph_cost_weight", 1.0},
+         {"ctrl_cost_weight", 0.1},
+         {"impact_cost_weight", 5e-7},
+         {"impact_cost_range", std::vector<double>{-kInf, 10.0}}},
         CameraConfig{
             .distance = 4.0, .elevation = -20.0, .lookat = {0.0, 0.0, 0.8925}});
   }
 
   static EnvSpec Spec(const Config& config) {
-    const auto model = LoadModel(config);
-    return {HumanoidBody::Obs(config, *model), ActionSpec(*model),
-            InfoSpecs(*model,
-                      {"x_position", "y_position", "z_distance_from_origin",
-                       "reward_linup", "reward_quadctrl", "reward_impact"},
-                      HumanoidBody::Tendons(*model))};
+    return HumanoidSpec(config,
+                        {"x_position", "y_position", "z_distance_from_origin",
+                         "reward_linup", "reward_quadctrl", "reward_impact"});
   }
 
   explicit HumanoidStandup(const Config& config)
-      : HumanoidBody(config),
+      : HumanoidBody(config, kTendonLength),
         ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
         impact_cost_weight_(config.Get<double>("impact_cost_weight")),
         impact_cost_range_(RangeOption(config, "impact_cost_range")) {}
@@ -308,9 +280,7 @@ class HumanoidStandup : public HumanoidBody {
     kRewardLinup,
     kRewardQuadctrl,
     kRewardImpact,
-    kTendonLength,
-    kTendonVelocity,
-    kQpos0
+    kTendonLength
   };
 
   void WritePosition(Output& out) const {
@@ -318,12 +288,6 @@ class HumanoidStandup : public HumanoidBody {
     SetInfo(out, kXPosition, qpos[0]);
     SetInfo(out, kYPosition, qpos[1]);
     SetInfo(out, kZDistanceFromOrigin, qpos[2] - sim_.init_qpos()[2]);
-    WriteTendons(out, kTendonLength);
-  }
-
-  void Write(Output& out) {
-    WriteObs(out);
-    sim_.WriteInitialState(out, kQpos0);
   }
 
   double ctrl_cost_weight_;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -115,9 +116,9 @@ inline ArraySpec ObsSpec(std::int64_t size) {
 
 // Scalar float64 info arrays, then the initial state of the episode
 // (info["qpos0"], info["qvel0"]), which lets gymnasium replay it.
-inline std::vector<ArraySpec> InfoSpecs(
-    const mjModel& model, std::initializer_list<const char*> names,
-    std::vector<ArraySpec> more = {}) {
+inline std::vector<ArraySpec> InfoSpecs(const mjModel& model,
+                                        const std::vector<const char*>& names,
+                                        std::vector<ArraySpec> more = {}) {
   std::vector<ArraySpec> info;
   for (const char* name : names) {
     info.push_back(MakeArray<double>(name, {}));
@@ -160,6 +161,13 @@ class MujocoSim {
   std::span<double> init_qpos_mutable() { return init_qpos_; }
   std::span<const double> qpos() const { return {data().qpos, nq()}; }
   std::span<const double> qvel() const { return {data().qvel, nv()}; }
+  // qpos[:N], by value.
+  template <std::size_t N>
+  std::array<double, N> QposHead() const {
+    std::array<double, N> head;
+    std::copy_n(data().qpos, N, head.begin());
+    return head;
+  }
   std::size_t nq() const { return static_cast<std::size_t>(model().nq); }
   std::size_t nv() const { return static_cast<std::size_t>(model().nv); }
 
@@ -183,6 +191,19 @@ class MujocoSim {
       mj_step(m, d);
     }
     mj_rnePostConstraint(m, d);
+  }
+
+  // DoSimulation, and how fast the coordinates that `position` returns (an
+  // std::array) moved over it: (after - before) / dt each.
+  template <typename Position>
+  auto DoSimulation(Action action, Position position) {
+    const auto before = position();
+    DoSimulation(action);
+    auto velocity = position();
+    for (std::size_t i = 0; i < velocity.size(); ++i) {
+      velocity[i] = (velocity[i] - before[i]) / dt_;
+    }
+    return velocity;
   }
 
   // The usual reset_model: qpos = init_qpos + U(-scale, scale); qvel =

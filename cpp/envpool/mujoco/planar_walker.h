@@ -7,13 +7,12 @@
 
 #include <vector>
 
-#include "envpool/mujoco/mujoco_sim.h"
-#include "envpool/numpy/sum.h"
+#include "envpool/mujoco/locomotion.h"
 
 namespace envpool::mujoco {
 
 template <bool kIsHopper>
-class PlanarWalker : public MujocoTask {
+class PlanarWalker : public ForwardTask {
  public:
   static Config DefaultConfig() {
     Config own{{"forward_reward_weight", 1.0},
@@ -38,47 +37,35 @@ class PlanarWalker : public MujocoTask {
 
   static EnvSpec Spec(const Config& config) {
     const auto model = LoadModel(config);
-    const bool exclude =
-        config.Get<bool>("exclude_current_positions_from_observation");
     return {
-        ObsSpec(model->nq + model->nv - (exclude ? 1 : 0)), ActionSpec(*model),
+        ObsSpec(StateSize(config, *model, 1)), ActionSpec(*model),
         InfoSpecs(*model, {"x_position", "z_distance_from_origin", "x_velocity",
                            "reward_forward", "reward_ctrl", "reward_survive"})};
   }
 
   explicit PlanarWalker(const Config& config)
-      : MujocoTask(config),
-        forward_reward_weight_(config.Get<double>("forward_reward_weight")),
-        ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
-        healthy_reward_(config.Get<double>("healthy_reward")),
-        terminate_when_unhealthy_(config.Get<bool>("terminate_when_unhealthy")),
+      : ForwardTask(config, 1),
+        health_(config),
         healthy_state_(kIsHopper ? RangeOption(config, "healthy_state_range")
                                  : std::pair{0.0, 0.0}),
-        healthy_z_(RangeOption(config, "healthy_z_range")),
-        healthy_angle_(RangeOption(config, "healthy_angle_range")),
-        reset_noise_scale_(config.Get<double>("reset_noise_scale")),
-        skip_(config.Get<bool>("exclude_current_positions_from_observation")
-                  ? 1
-                  : 0) {}
+        healthy_angle_(RangeOption(config, "healthy_angle_range")) {}
 
   void Reset(Rng& rng, Output& out) {
-    sim_.ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/false);
+    ResetWithNoise(rng, /*normal_qvel=*/false);
     WritePosition(out);
     Write(out);
   }
 
   void Step(Action action, Rng& /*rng*/, Output& out) {
-    const double x_before = sim_.qpos()[0];
-    sim_.DoSimulation(action);
-    const double x_after = sim_.qpos()[0];
-    const double x_velocity = (x_after - x_before) / sim_.dt();
-    const double forward_reward = forward_reward_weight_ * x_velocity;
+    const double x_velocity =
+        sim_.DoSimulation(action, [this] { return sim_.QposHead<1>(); })[0];
+    const double forward_reward = ForwardReward(x_velocity);
     const bool healthy = IsHealthy();
-    const double healthy_reward = healthy ? healthy_reward_ : 0.0;
-    const float ctrl_cost = ControlCost(ctrl_cost_weight_, action);
+    const double healthy_reward = health_.Reward(healthy);
+    const float ctrl_cost = CtrlCost(action);
     out.reward =
         (forward_reward + healthy_reward) - static_cast<double>(ctrl_cost);
-    out.terminated = !healthy && terminate_when_unhealthy_;
+    out.terminated = health_.Terminated(healthy);
     WritePosition(out);
     SetInfo(out, kXVelocity, x_velocity);
     SetInfo(out, kRewardForward, forward_reward);
@@ -117,7 +104,7 @@ class PlanarWalker : public MujocoTask {
         }
       }
     }
-    return Inside(qpos[1], healthy_z_) && Inside(qpos[2], healthy_angle_);
+    return Inside(qpos[1], health_.z_range) && Inside(qpos[2], healthy_angle_);
   }
 
   void WritePosition(Output& out) const {
@@ -126,21 +113,13 @@ class PlanarWalker : public MujocoTask {
   }
 
   void Write(Output& out) {
-    ObsWriter(out)
-        .Put(sim_.qpos().subspan(skip_))
-        .PutClipped(sim_.qvel(), -10.0, 10.0);
+    WritePositions(out).PutClipped(sim_.qvel(), -10.0, 10.0);
     sim_.WriteInitialState(out, kQpos0);
   }
 
-  double forward_reward_weight_;
-  double ctrl_cost_weight_;
-  double healthy_reward_;
-  bool terminate_when_unhealthy_;
+  HealthOptions health_;
   std::pair<double, double> healthy_state_;
-  std::pair<double, double> healthy_z_;
   std::pair<double, double> healthy_angle_;
-  double reset_noise_scale_;
-  std::size_t skip_;
 };
 
 using Hopper = PlanarWalker<true>;

@@ -3,13 +3,11 @@
 #ifndef ENVPOOL_MUJOCO_SWIMMER_H_
 #define ENVPOOL_MUJOCO_SWIMMER_H_
 
-#include "envpool/mujoco/mujoco_sim.h"
-#include "envpool/numpy/linalg.h"
-#include "envpool/numpy/sum.h"
+#include "envpool/mujoco/locomotion.h"
 
 namespace envpool::mujoco {
 
-class Swimmer : public MujocoTask {
+class Swimmer : public ForwardTask {
  public:
   static Config DefaultConfig() {
     return MujocoConfig("swimmer.xml", 4,
@@ -21,74 +19,38 @@ class Swimmer : public MujocoTask {
 
   static EnvSpec Spec(const Config& config) {
     const auto model = LoadModel(config);
-    const bool exclude =
-        config.Get<bool>("exclude_current_positions_from_observation");
-    return {ObsSpec(model->nq + model->nv - (exclude ? 2 : 0)),
-            ActionSpec(*model),
-            InfoSpecs(*model, {"x_position", "y_position",
-                               "distance_from_origin", "x_velocity",
-                               "y_velocity", "reward_forward", "reward_ctrl"})};
+    return {
+        ObsSpec(StateSize(config, *model, 2)), ActionSpec(*model),
+        InfoSpecs(*model, FloorInfo::Names({"reward_forward", "reward_ctrl"}))};
   }
 
-  explicit Swimmer(const Config& config)
-      : MujocoTask(config),
-        forward_reward_weight_(config.Get<double>("forward_reward_weight")),
-        ctrl_cost_weight_(config.Get<double>("ctrl_cost_weight")),
-        reset_noise_scale_(config.Get<double>("reset_noise_scale")),
-        skip_(config.Get<bool>("exclude_current_positions_from_observation")
-                  ? 2
-                  : 0) {}
+  explicit Swimmer(const Config& config) : ForwardTask(config, 2) {}
 
   void Reset(Rng& rng, Output& out) {
-    sim_.ResetWithNoise(rng, reset_noise_scale_, /*normal_qvel=*/false);
-    WritePosition(out);
-    Write(out);
+    ResetWithNoise(rng, /*normal_qvel=*/false);
+    FloorInfo::WritePosition(out, sim_.qpos());
+    WriteStateObs(out, kQpos0);
   }
 
   void Step(Action action, Rng& /*rng*/, Output& out) {
-    const double x_before = sim_.qpos()[0];
-    const double y_before = sim_.qpos()[1];
-    sim_.DoSimulation(action);
-    const double x_velocity = (sim_.qpos()[0] - x_before) / sim_.dt();
-    const double y_velocity = (sim_.qpos()[1] - y_before) / sim_.dt();
-    const double forward_reward = forward_reward_weight_ * x_velocity;
-    const float ctrl_cost = ControlCost(ctrl_cost_weight_, action);
+    const auto velocity =
+        sim_.DoSimulation(action, [this] { return sim_.QposHead<2>(); });
+    const double forward_reward = ForwardReward(velocity[0]);
+    const float ctrl_cost = CtrlCost(action);
     out.reward = forward_reward - static_cast<double>(ctrl_cost);
-    WritePosition(out);
-    SetInfo(out, kXVelocity, x_velocity);
-    SetInfo(out, kYVelocity, y_velocity);
+    FloorInfo::WritePosition(out, sim_.qpos());
+    FloorInfo::WriteVelocity(out, velocity);
     SetInfo(out, kRewardForward, forward_reward);
     SetInfo(out, kRewardCtrl, -ctrl_cost);
-    Write(out);
+    WriteStateObs(out, kQpos0);
   }
 
  private:
   enum Info : std::size_t {
-    kXPosition,
-    kYPosition,
-    kDistanceFromOrigin,
-    kXVelocity,
-    kYVelocity,
-    kRewardForward,
+    kRewardForward = FloorInfo::kEnd,
     kRewardCtrl,
     kQpos0
   };
-
-  void WritePosition(Output& out) const {
-    SetInfo(out, kXPosition, sim_.qpos()[0]);
-    SetInfo(out, kYPosition, sim_.qpos()[1]);
-    SetInfo(out, kDistanceFromOrigin, NormUnfused(sim_.qpos().first(2)));
-  }
-
-  void Write(Output& out) {
-    ObsWriter(out).Put(sim_.qpos().subspan(skip_)).Put(sim_.qvel());
-    sim_.WriteInitialState(out, kQpos0);
-  }
-
-  double forward_reward_weight_;
-  double ctrl_cost_weight_;
-  double reset_noise_scale_;
-  std::size_t skip_;
 };
 
 }  // namespace envpool::mujoco

@@ -122,40 +122,24 @@ class NumpyUfuncs {
   std::array<void*, kNumpyFuncNames.size()> data_{};
 };
 
-// np.exp, np.log, ... of one float64.
-inline double NpExp(double x) {
-  return NumpyUfuncs::Get().Call(NumpyFunc::kExp, x);
+// numpy's ufunc kFunc of one float64.
+template <NumpyFunc kFunc>
+double NpUfunc(double x) {
+  return NumpyUfuncs::Get().Call(kFunc, x);
 }
-inline double NpLog(double x) {
-  return NumpyUfuncs::Get().Call(NumpyFunc::kLog, x);
-}
-inline double NpLog1p(double x) {
-  return NumpyUfuncs::Get().Call(NumpyFunc::kLog1p, x);
-}
-inline double NpCosh(double x) {
-  return NumpyUfuncs::Get().Call(NumpyFunc::kCosh, x);
-}
-inline double NpTanh(double x) {
-  return NumpyUfuncs::Get().Call(NumpyFunc::kTanh, x);
-}
-inline double NpSin(double x) {
-  return NumpyUfuncs::Get().Call(NumpyFunc::kSin, x);
-}
-inline double NpCos(double x) {
-  return NumpyUfuncs::Get().Call(NumpyFunc::kCos, x);
-}
-inline double NpArccosh(double x) {
-  return NumpyUfuncs::Get().Call(NumpyFunc::kArccosh, x);
-}
-inline double NpArccos(double x) {
-  return NumpyUfuncs::Get().Call(NumpyFunc::kArccos, x);
-}
-inline double NpArctanh(double x) {
-  return NumpyUfuncs::Get().Call(NumpyFunc::kArctanh, x);
-}
-inline double NpArcsinh(double x) {
-  return NumpyUfuncs::Get().Call(NumpyFunc::kArcsinh, x);
-}
+
+// np.exp, np.log, ...
+inline constexpr auto& NpExp = NpUfunc<NumpyFunc::kExp>;
+inline constexpr auto& NpLog = NpUfunc<NumpyFunc::kLog>;
+inline constexpr auto& NpLog1p = NpUfunc<NumpyFunc::kLog1p>;
+inline constexpr auto& NpCosh = NpUfunc<NumpyFunc::kCosh>;
+inline constexpr auto& NpTanh = NpUfunc<NumpyFunc::kTanh>;
+inline constexpr auto& NpSin = NpUfunc<NumpyFunc::kSin>;
+inline constexpr auto& NpCos = NpUfunc<NumpyFunc::kCos>;
+inline constexpr auto& NpArccosh = NpUfunc<NumpyFunc::kArccosh>;
+inline constexpr auto& NpArccos = NpUfunc<NumpyFunc::kArccos>;
+inline constexpr auto& NpArctanh = NpUfunc<NumpyFunc::kArctanh>;
+inline constexpr auto& NpArcsinh = NpUfunc<NumpyFunc::kArcsinh>;
 
 }  // namespace envpool
 

@@ -33,56 +33,34 @@ struct RawArray {
   py::ssize_t itemsize;
 };
 
+// Calls call(T{}) for the one of `Types` that is `size` bytes wide; false
+// if none is.
+template <typename... Types, typename Call>
+bool CallForSize(py::ssize_t size, Call&& call) {
+  return ((size == static_cast<py::ssize_t>(sizeof(Types)) &&
+           (call(Types{}), true)) ||
+          ...);
+}
+
 // Calls fn(const T*) with the array's data typed as its numpy dtype, for
 // integer and float dtypes; returns false for any other dtype.
 template <typename Fn>
 bool VisitNumericArray(const RawArray& array, Fn&& fn) {
-  const char kind = array.kind;
-  const auto size = array.itemsize;
-  const void* data = array.data;
   auto call = [&](auto tag) {
-    fn(static_cast<const decltype(tag)*>(data));
-    return true;
+    fn(static_cast<const decltype(tag)*>(array.data));
   };
-  if (kind == 'i') {
-    switch (size) {
-      case 1:
-        return call(std::int8_t{});
-      case 2:
-        return call(std::int16_t{});
-      case 4:
-        return call(std::int32_t{});
-      case 8:
-        return call(std::int64_t{});
-      default:
-        return false;
-    }
+  switch (array.kind) {
+    case 'i':
+      return CallForSize<std::int8_t, std::int16_t, std::int32_t, std::int64_t>(
+          array.itemsize, call);
+    case 'u':
+      return CallForSize<std::uint8_t, std::uint16_t, std::uint32_t,
+                         std::uint64_t>(array.itemsize, call);
+    case 'f':
+      return CallForSize<float, double>(array.itemsize, call);
+    default:
+      return false;
   }
-  if (kind == 'u') {
-    switch (size) {
-      case 1:
-        return call(std::uint8_t{});
-      case 2:
-        return call(std::uint16_t{});
-      case 4:
-        return call(std::uint32_t{});
-      case 8:
-        return call(std::uint64_t{});
-      default:
-        return false;
-    }
-  }
-  if (kind == 'f') {
-    switch (size) {
-      case 4:
-        return call(float{});
-      case 8:
-        return call(double{});
-      default:
-        return false;
-    }
-  }
-  return false;
 }
 
 inline std::string ShapeString(std::span<const py::ssize_t> shape) {

@@ -269,6 +269,22 @@ class Taxi {
     return {s.passenger, -10.0, false};
   }
 
+  // Pickup and Dropoff act on the passenger only: `next` gets the passenger's
+  // new place, `reward` and `terminated` their new values. Other actions
+  // leave all three alone.
+  static void ServePassenger(const TaxiState& s, std::int64_t action,
+                             TaxiState& next, double& reward,
+                             bool& terminated) {
+    if (action == kPickup) {
+      std::tie(next.passenger, reward) = Pickup(s, reward);
+    } else if (action == kDropoff) {
+      const DropoffResult result = Dropoff(s, reward);
+      next.passenger = result.passenger;
+      reward = result.reward;
+      terminated = result.terminated;
+    }
+  }
+
   void AddDryTransition(const TaxiState& s, std::int64_t action) {
     TaxiState next = s;
     double reward = -1.0;
@@ -282,13 +298,8 @@ class Taxi {
       next.col = std::min(s.col + 1, kNumCols - 1);
     } else if (action == kWest && Open(s.row, s.col, /*east=*/false)) {
       next.col = std::max<std::int64_t>(s.col - 1, 0);
-    } else if (action == kPickup) {
-      std::tie(next.passenger, reward) = Pickup(s, reward);
-    } else if (action == kDropoff) {
-      const DropoffResult result = Dropoff(s, reward);
-      next.passenger = result.passenger;
-      reward = result.reward;
-      terminated = result.terminated;
+    } else {
+      ServePassenger(s, action, next, reward, terminated);
     }
     transitions_.Add(Encode(s), action,
                      {1.0, Encode(next), reward, terminated});
@@ -342,13 +353,8 @@ class Taxi {
           std::clamp<std::int64_t>(s.col + moves[0][1], 0, kNumCols - 1);
       left = Skid(s.row, s.col, moves[1][0], moves[1][1]);
       right = Skid(s.row, s.col, moves[2][0], moves[2][1]);
-    } else if (action == kPickup) {
-      std::tie(intended.passenger, reward) = Pickup(s, reward);
-    } else if (action == kDropoff) {
-      const DropoffResult result = Dropoff(s, reward);
-      intended.passenger = result.passenger;
-      reward = result.reward;
-      terminated = result.terminated;
+    } else {
+      ServePassenger(s, action, intended, reward, terminated);
     }
     const std::int64_t state = Encode(s);
     if (action <= kWest) {

@@ -10,6 +10,8 @@
 
 #include <xla/ffi/api/ffi.h>
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -18,6 +20,7 @@
 #include <shared_mutex>
 #include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "envpool/core/dtype.h"
@@ -27,33 +30,19 @@ namespace envpool::xla {
 
 namespace ffi = ::xla::ffi;
 
+// XLA's element type for each DType, in DType's order.
+inline constexpr std::array<ffi::DataType, std::tuple_size_v<DTypeElements>>
+    kXlaTypes = {ffi::DataType::PRED, ffi::DataType::S8,  ffi::DataType::S16,
+                 ffi::DataType::S32,  ffi::DataType::S64, ffi::DataType::U8,
+                 ffi::DataType::U16,  ffi::DataType::U32, ffi::DataType::U64,
+                 ffi::DataType::F32,  ffi::DataType::F64};
+
 inline std::optional<DType> FromXla(ffi::DataType type) {
-  switch (type) {
-    case ffi::DataType::PRED:
-      return DType::kBool;
-    case ffi::DataType::S8:
-      return DType::kInt8;
-    case ffi::DataType::S16:
-      return DType::kInt16;
-    case ffi::DataType::S32:
-      return DType::kInt32;
-    case ffi::DataType::S64:
-      return DType::kInt64;
-    case ffi::DataType::U8:
-      return DType::kUInt8;
-    case ffi::DataType::U16:
-      return DType::kUInt16;
-    case ffi::DataType::U32:
-      return DType::kUInt32;
-    case ffi::DataType::U64:
-      return DType::kUInt64;
-    case ffi::DataType::F32:
-      return DType::kFloat32;
-    case ffi::DataType::F64:
-      return DType::kFloat64;
-    default:
-      return std::nullopt;
+  const auto* found = std::ranges::find(kXlaTypes, type);
+  if (found == kXlaTypes.end()) {
+    return std::nullopt;
   }
+  return static_cast<DType>(found - kXlaTypes.begin());
 }
 
 // `buffer` as a HostBuffer whose data lives at `data` (the buffer's own
