@@ -21,9 +21,9 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import numpy as np
 import pygame
 import pytest
-from pygame import gfxdraw
 
 from envpool import _box2d
+from envpool.families.box2d import score_font
 
 Command = tuple[Any, ...]
 
@@ -45,36 +45,7 @@ def _pygame_initialised() -> None:
 
 
 def draw_with_pygame(width: int, height: int, commands: list[Command]) -> np.ndarray:
-    surf = pygame.Surface((width, height))
-    for command in commands:
-        name = command[0]
-        if name == "fill":
-            surf.fill(command[1])
-        elif name == "rect":
-            pygame.draw.rect(surf, command[1], pygame.Rect(*command[2:6]))
-        elif name == "polygon":
-            pygame.draw.polygon(surf, command[1], command[2])
-        elif name == "aapolygon":
-            gfxdraw.aapolygon(surf, command[2], command[1])
-        elif name == "filled_polygon":
-            gfxdraw.filled_polygon(surf, command[2], command[1])
-        elif name == "circle":
-            pygame.draw.circle(surf, command[1], command[2], command[3])
-        elif name == "line":
-            pygame.draw.line(surf, command[1], command[2], command[3], command[4])
-        elif name == "lines":
-            pygame.draw.lines(surf, command[1], command[2], command[3], command[4])
-        elif name == "aalines":
-            pygame.draw.aalines(surf, command[1], command[2], command[3])
-        elif name == "pixels":
-            pygame.surfarray.blit_array(surf, np.transpose(command[1], (1, 0, 2)))
-        elif name == "flip":
-            surf = pygame.transform.flip(surf, False, True)
-        elif name == "smoothscale":
-            surf = pygame.transform.smoothscale(surf, (command[1], command[2]))
-        else:
-            raise ValueError(name)
-    return np.transpose(np.array(pygame.surfarray.pixels3d(surf)), (1, 0, 2))
+    return score_font.draw_with_pygame(pygame, width, height, commands)
 
 
 def assert_same(width: int, height: int, commands: list[Command]) -> None:

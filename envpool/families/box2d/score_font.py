@@ -179,23 +179,31 @@ def probe_commands() -> list[tuple[Any, ...]]:
 
 
 def draw_with_pygame(pygame: Any, width: int, height: int, commands: list) -> np.ndarray:
-    """``commands`` drawn with pygame, as an (height, width, 3) uint8 array."""
+    """``commands`` (``_box2d._draw_commands``'s format) drawn with pygame itself, as an
+    (height, width, 3) uint8 array: the reference the C++ canvas is checked against."""
     from pygame import gfxdraw
 
+    draw = pygame.draw
+    calls = {  # called as call(surface, *the command's arguments)
+        "fill": lambda s, color: s.fill(color),
+        "rect": lambda s, color, *xywh: draw.rect(s, color, pygame.Rect(*xywh)),
+        "polygon": draw.polygon,
+        "aapolygon": lambda s, color, points: gfxdraw.aapolygon(s, points, color),
+        "filled_polygon": lambda s, color, points: gfxdraw.filled_polygon(s, points, color),
+        "circle": draw.circle,
+        "line": draw.line,
+        "lines": draw.lines,
+        "aalines": draw.aalines,
+        "pixels": lambda s, rgb: pygame.surfarray.blit_array(s, np.transpose(rgb, (1, 0, 2))),
+    }
     surf = pygame.Surface((width, height))
     for name, *args in commands:
-        if name == "fill":
-            surf.fill(args[0])
-        elif name == "polygon":
-            pygame.draw.polygon(surf, args[0], args[1])
-        elif name == "aapolygon":
-            gfxdraw.aapolygon(surf, args[1], args[0])
-        elif name == "filled_polygon":
-            gfxdraw.filled_polygon(surf, args[1], args[0])
-        elif name == "lines":
-            pygame.draw.lines(surf, args[0], args[1], args[2], args[3])
+        if name == "flip":
+            surf = pygame.transform.flip(surf, False, True)
         elif name == "smoothscale":
             surf = pygame.transform.smoothscale(surf, (args[0], args[1]))
+        elif name in calls:
+            calls[name](surf, *args)
         else:
             raise ValueError(name)
     return np.transpose(np.array(pygame.surfarray.pixels3d(surf)), (1, 0, 2))
