@@ -426,10 +426,13 @@ def cmd_info(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
-def _check_output_path(parser: argparse.ArgumentParser, flag: str, path: str) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        parser.error(f"{flag} {path}: the folder {folder} does not exist")
+def _check_output_paths(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """A usage error for a --json (or --plot) path whose folder does not exist."""
+    for flag in ("--json", "--plot"):
+        path = getattr(args, flag[2:], None)
+        folder = os.path.dirname(os.path.abspath(path)) if path else None
+        if folder is not None and not os.path.isdir(folder):
+            parser.error(f"{flag} {path}: the folder {folder} does not exist")
 
 
 def cmd_bench(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -452,10 +455,8 @@ def cmd_bench(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 f"--batch-size {args.batch_size} is larger than num_envs {min(smaller)}; "
                 f"give --num-envs values >= {args.batch_size}"
             )
-    if args.json:
-        _check_output_path(parser, "--json", args.json)
+    _check_output_paths(parser, args)
     if args.plot:
-        _check_output_path(parser, "--plot", args.plot)
         problem = bench.check_plotting()
         if problem:
             parser.error(problem)
@@ -513,8 +514,7 @@ def cmd_tune(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             f"--batch-sizes {too_big[0]} is larger than --num-envs {num_envs}; "
             f"batch sizes go from 1 to {num_envs} (= sync)"
         )
-    if args.json:
-        _check_output_path(parser, "--json", args.json)
+    _check_output_paths(parser, args)
     try:
         get_task(args.task).load()  # e.g. a MuJoCo task not built here
     except ImportError as exc:
