@@ -21,7 +21,6 @@ up to the CPUs this process may use, and that number itself.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import threading
 import time
@@ -32,8 +31,7 @@ import numpy as np
 
 import envpool
 from envpool import numa
-from envpool.bench.report import add_run_arguments
-from envpool.bench.runner import machine, versions
+from envpool.bench.report import add_run_arguments, markdown_table, write_results_json
 
 
 def _action_sampler(env: Any, seed: int) -> Any:
@@ -150,20 +148,15 @@ def measure(task: str, threads: list[int], envs_per_thread: int, seconds: float,
 
 
 def table(results: list[dict[str, Any]]) -> str:
-    lines = ["| task | threads | env steps/s | efficiency |", "|---|---:|---:|---:|"]
+    rows = []
     for r in results:
-        for row in r["rows"]:
-            lines.append(
-                f"| {r['task']} | {row['threads']} | {row['steps_per_s']:,.0f} "
-                f"| {row['efficiency']:.2f} |"
-            )
+        measured = [(str(row["threads"]), row) for row in r["rows"]]
         if "per_node" in r:
             p = r["per_node"]
-            lines.append(
-                f"| {r['task']} | {p['threads']} as {p['nodes']} per-node pools "
-                f"| {p['steps_per_s']:,.0f} | {p['efficiency']:.2f} |"
-            )
-    return "\n".join(lines)
+            measured.append((f"{p['threads']} as {p['nodes']} per-node pools", p))
+        for threads, m in measured:
+            rows.append([r["task"], threads, f"{m['steps_per_s']:,.0f}", f"{m['efficiency']:.2f}"])
+    return "\n".join(markdown_table(["task", "threads", "env steps/s", "efficiency"], rows))
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -185,18 +178,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(table(results[-1:]), flush=True)
     print(table(results))
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(
-                {
-                    "machine": machine(),
-                    "versions": versions(),
-                    "numa_nodes": [{"id": n.id, "cpus": len(n.cpus)} for n in nodes],
-                    "args": vars(args),
-                    "results": results,
-                },
-                f,
-                indent=2,
-            )
+        numa_nodes = [{"id": n.id, "cpus": len(n.cpus)} for n in nodes]
+        write_results_json(args.json, args, results, numa_nodes=numa_nodes)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ separate is the median of the per-round ratios (the machine is shared and noisy)
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import threading
 import time
@@ -34,8 +33,7 @@ from typing import Any
 import numpy as np
 
 import envpool
-from envpool.bench.report import add_run_arguments
-from envpool.bench.runner import machine, versions
+from envpool.bench.report import add_run_arguments, markdown_table, write_results_json
 
 DRIVERS = ("alternate", "threads")
 SHARING = ("separate", "shared")
@@ -135,19 +133,25 @@ def measure(task: str, pools: int, num_envs: int, seconds: float, rounds: int) -
 
 
 def _table(results: list[dict[str, Any]]) -> str:
-    lines = [
-        "| task | driver | separate threads (steps/s) | shared thread pool (steps/s) "
-        "| shared / separate |",
-        "|---|---|---:|---:|---:|",
+    header = [
+        "task",
+        "driver",
+        "separate threads (steps/s)",
+        "shared thread pool (steps/s)",
+        "shared / separate",
     ]
-    for r in results:
-        for driver in DRIVERS:
-            d = r[driver]
-            lines.append(
-                f"| {r['task']} | {driver} | {d['separate']['median']:,.0f} "
-                f"| {d['shared']['median']:,.0f} | {d['shared_over_separate']:.2f}x |"
-            )
-    return "\n".join(lines)
+    rows = [
+        [
+            r["task"],
+            driver,
+            f"{r[driver]['separate']['median']:,.0f}",
+            f"{r[driver]['shared']['median']:,.0f}",
+            f"{r[driver]['shared_over_separate']:.2f}x",
+        ]
+        for r in results
+        for driver in DRIVERS
+    ]
+    return "\n".join(markdown_table(header, rows, left=frozenset({0, 1})))
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -167,17 +171,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         results.append(result)
     print(_table(results))
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(
-                {
-                    "machine": machine(),
-                    "versions": versions(),
-                    "args": vars(args),
-                    "results": results,
-                },
-                f,
-                indent=2,
-            )
+        write_results_json(args.json, args, results)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from envpool.bench.runner import Measurement, Report, machine
+from envpool.bench.runner import Measurement, Report, machine, versions
 
 PLOT_HINT = 'pip install "envpool[bench]"'
 
@@ -17,7 +17,9 @@ def _ratio(x: float) -> str:
     return f"{x:.1f}x" if x >= 10 else f"{x:.2f}x"
 
 
-def _table(header: Sequence[str], rows: list[list[str]], left: frozenset[int]) -> list[str]:
+def markdown_table(
+    header: Sequence[str], rows: list[list[str]], left: frozenset[int] = frozenset({0})
+) -> list[str]:
     """A Markdown table padded to line up in a terminal; the columns in `left` left-aligned."""
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
 
@@ -76,7 +78,7 @@ def format_report(report: Report) -> str:
                     f"({top.engine})"
                 )
         out.append(title)
-        out.extend(_table(header, rows, left=frozenset({1})))
+        out.extend(markdown_table(header, rows, left=frozenset({1})))
         if best:
             out.append("envpool / best peer: " + "; ".join(best))
         out.append("")
@@ -111,6 +113,14 @@ def add_run_arguments(
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=rounds)
     parser.add_argument("--json", help="write the results here")
+
+
+def write_results_json(path: str, args: Any, results: Any, **extra: Any) -> None:
+    """A scaling script's JSON: the machine, the versions, its arguments, ``extra`` and
+    its results."""
+    out = {"machine": machine(), "versions": versions(), **extra, "args": vars(args)}
+    with open(path, "w") as f:
+        json.dump({**out, "results": results}, f, indent=2)
 
 
 def finish_script_run(
