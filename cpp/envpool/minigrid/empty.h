@@ -1,0 +1,59 @@
+// minigrid's EmptyEnv (MiniGrid-Empty-*): an empty room, the goal in the
+// bottom-right corner; the agent starts at agent_start_pos facing
+// agent_start_dir, or anywhere facing anywhere when agent_start_pos is
+// empty (the Empty-Random ids, minigrid's agent_start_pos=None).
+#ifndef ENVPOOL_MINIGRID_EMPTY_H_
+#define ENVPOOL_MINIGRID_EMPTY_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "envpool/minigrid/minigrid_env.h"
+#include "envpool/minigrid/options.h"
+
+namespace envpool::minigrid {
+
+class Empty : public MiniGridEnv {
+ public:
+  static Config DefaultConfig() {
+    return WithCommonOptions({{"size", std::int64_t{8}},
+                              {"agent_start_pos", std::vector<double>{1, 1}},
+                              {"agent_start_dir", std::int64_t{0}}},
+                             false);
+  }
+  static EnvSpec Spec(const Config& config) {
+    const std::int64_t size = config.Get<std::int64_t>("size");
+    const auto start = OptionalPos(config, "agent_start_pos");
+    CheckAtLeast("size", size, start ? 3 : 4,
+                 "walls around a free cell for the agent and the goal");
+    CheckAgentStart(config, size, size);
+    return MiniGridEnv::Spec(config);
+  }
+  explicit Empty(const Config& config)
+      : MiniGridEnv(config, config.Get<std::int64_t>("size"),
+                    config.Get<std::int64_t>("size"),
+                    4 * config.Get<std::int64_t>("size") *
+                        config.Get<std::int64_t>("size"),
+                    true),
+        start_pos_(OptionalPos(config, "agent_start_pos")),
+        start_dir_(config.Get<std::int64_t>("agent_start_dir")) {}
+
+ protected:
+  void GenGrid() override {
+    const std::int64_t w = grid_.width();
+    const std::int64_t h = grid_.height();
+    grid_.Reset();
+    grid_.WallRect(0, 0, w, h);
+    grid_.Set({w - 2, h - 2}, Goal());
+    StartAgent(start_pos_, start_dir_);
+    mission_ = "get to the green goal square";
+  }
+
+ private:
+  std::optional<Pos> start_pos_;
+  std::int64_t start_dir_;
+};
+
+}  // namespace envpool::minigrid
+
+#endif  // ENVPOOL_MINIGRID_EMPTY_H_
