@@ -188,3 +188,24 @@ def test_options_reach_the_envs() -> None:
     ]
     for task_id, options in cases:
         lockstep(task_id, 5, 60, options)
+
+
+def test_a_seeded_reset_mid_run_replays_minigrid() -> None:
+    """reset(seed=s) reseeds env i with s + i, as minigrid's reset(seed=s + i)."""
+    task_id = "MiniGrid-KeyCorridorS3R2-v0"
+    env = envpool.make(task_id, num_envs=NUM_ENVS, seed=0)
+    env.reset()
+    for _ in range(5):
+        env.step(np.full(NUM_ENVS, 2))
+    obs, info = env.reset(seed=40)
+    for i in range(NUM_ENVS):
+        ref = gymnasium.make(task_id)
+        ref_obs, _ = ref.reset(seed=40 + i)
+        np.testing.assert_array_equal(obs["image"][i], ref_obs["image"])
+        assert obs["mission"][i] == ref_obs["mission"]
+        np.testing.assert_array_equal(info["agent_pos"][i], ref.unwrapped.agent_pos)
+        ref_obs, *_ = ref.reset()  # the next episode continues the generator
+        next_obs, _ = env.reset(env_id=[i])
+        np.testing.assert_array_equal(next_obs["image"][0], ref_obs["image"])
+        assert next_obs["mission"][0] == ref_obs["mission"]
+    env.close()
