@@ -12,27 +12,16 @@ namespace envpool::minigrid {
 
 class DoorKey : public MiniGridEnv {
  public:
-  static Config DefaultConfig() {
-    return WithCommonOptions({{"size", std::int64_t{8}}}, true);
-  }
+  static Config DefaultConfig() { return SizeOptions(8, true); }
   static EnvSpec Spec(const Config& config) {
-    CheckAtLeast("size", config.Get<std::int64_t>("size"), 5,
-                 "room for the splitting wall between the walls");
-    return MiniGridEnv::Spec(config);
+    return SizedSpec(config, 5,
+                     "room for the splitting wall between the walls");
   }
-  explicit DoorKey(const Config& config)
-      : MiniGridEnv(config, config.Get<std::int64_t>("size"),
-                    config.Get<std::int64_t>("size"),
-                    10 * config.Get<std::int64_t>("size") *
-                        config.Get<std::int64_t>("size"),
-                    false) {}
+  explicit DoorKey(const Config& config) : MiniGridEnv(config, 10, false) {}
 
  protected:
   void GenGrid() override {
-    const std::int64_t w = grid_.width();
-    const std::int64_t h = grid_.height();
-    grid_.Reset();
-    grid_.WallRect(0, 0, w, h);
+    const auto [w, h] = WalledGrid();
     grid_.Set({w - 2, h - 2}, Goal());
     const std::int64_t split = RandInt(2, w - 2);
     grid_.VertWall(split, 0);

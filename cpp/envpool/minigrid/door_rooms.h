@@ -17,13 +17,8 @@ namespace envpool::minigrid {
 
 class RedBlueDoors : public MiniGridEnv {
  public:
-  static Config DefaultConfig() {
-    return WithCommonOptions({{"size", std::int64_t{8}}}, true);
-  }
-  static EnvSpec Spec(const Config& config) {
-    CheckAtLeast("size", config.Get<std::int64_t>("size"), 3);
-    return MiniGridEnv::Spec(config);
-  }
+  static Config DefaultConfig() { return SizeOptions(8, true); }
+  static EnvSpec Spec(const Config& config) { return SizedSpec(config, 3); }
   explicit RedBlueDoors(const Config& config)
       : MiniGridEnv(config, 2 * config.Get<std::int64_t>("size"),
                     config.Get<std::int64_t>("size"),
@@ -69,25 +64,18 @@ class RedBlueDoors : public MiniGridEnv {
 
 class LockedRoom : public MiniGridEnv {
  public:
-  static Config DefaultConfig() {
-    return WithCommonOptions({{"size", std::int64_t{19}}}, true);
-  }
+  static Config DefaultConfig() { return SizeOptions(19, true); }
   static EnvSpec Spec(const Config& config) {
-    CheckAtLeast("size", config.Get<std::int64_t>("size"), 12,
-                 "three rooms of at least 3 free cells on each side");
-    return MiniGridEnv::Spec(config);
+    return SizedSpec(config, 12,
+                     "three rooms of at least 3 free cells on each side");
   }
   explicit LockedRoom(const Config& config)
-      : MiniGridEnv(config, config.Get<std::int64_t>("size"),
-                    config.Get<std::int64_t>("size"),
-                    10 * config.Get<std::int64_t>("size"), false) {}
+      : MiniGridEnv(config, SizeOption(config), SizeOption(config),
+                    10 * SizeOption(config), false) {}
 
  protected:
   void GenGrid() override {
-    const std::int64_t w = grid_.width();
-    const std::int64_t h = grid_.height();
-    grid_.Reset();
-    grid_.WallRect(0, 0, w, h);
+    const auto [w, h] = WalledGrid();
     const std::int64_t left_wall = w / 2 - 2;
     const std::int64_t right_wall = w / 2 + 2;
     grid_.VertWall(left_wall, 0, h);

@@ -30,28 +30,18 @@ class Empty : public MiniGridEnv {
     return MiniGridEnv::Spec(config);
   }
   explicit Empty(const Config& config)
-      : MiniGridEnv(config, config.Get<std::int64_t>("size"),
-                    config.Get<std::int64_t>("size"),
-                    4 * config.Get<std::int64_t>("size") *
-                        config.Get<std::int64_t>("size"),
-                    true),
-        start_pos_(OptionalPos(config, "agent_start_pos")),
-        start_dir_(config.Get<std::int64_t>("agent_start_dir")) {}
+      : MiniGridEnv(config, 4, true), start_(AgentStartOptions(config)) {}
 
  protected:
   void GenGrid() override {
-    const std::int64_t w = grid_.width();
-    const std::int64_t h = grid_.height();
-    grid_.Reset();
-    grid_.WallRect(0, 0, w, h);
+    const auto [w, h] = WalledGrid();
     grid_.Set({w - 2, h - 2}, Goal());
-    StartAgent(start_pos_, start_dir_);
+    StartAgent(start_.pos, start_.dir);
     mission_ = "get to the green goal square";
   }
 
  private:
-  std::optional<Pos> start_pos_;
-  std::int64_t start_dir_;
+  AgentStart start_;
 };
 
 }  // namespace envpool::minigrid

@@ -42,28 +42,8 @@ class FourRooms : public MiniGridEnv {
 
  protected:
   void GenGrid() override {
-    const std::int64_t w = grid_.width();
-    const std::int64_t h = grid_.height();
-    grid_.Reset();
-    grid_.WallRect(0, 0, w, h);
-    const std::int64_t room_w = w / 2;
-    const std::int64_t room_h = h / 2;
-    for (std::int64_t j = 0; j < 2; ++j) {
-      for (std::int64_t i = 0; i < 2; ++i) {
-        const std::int64_t left = i * room_w;
-        const std::int64_t top = j * room_h;
-        const std::int64_t right = left + room_w;
-        const std::int64_t bottom = top + room_h;
-        if (i + 1 < 2) {
-          grid_.VertWall(right, top, room_h);
-          grid_.Clear({right, RandInt(top + 1, bottom)});
-        }
-        if (j + 1 < 2) {
-          grid_.HorzWall(left, bottom, room_w);
-          grid_.Clear({RandInt(left + 1, right), bottom});
-        }
-      }
-    }
+    WalledGrid();
+    SplitIntoRooms(2, 0, [this](Pos gap) { grid_.Clear(gap); });
     if (start_pos_) {
       agent_pos_ = *start_pos_;
       grid_.Clear(agent_pos_);

@@ -22,7 +22,28 @@ inline std::string CrossingMission(const WorldObj& obstacle) {
              : "find the opening and get to the green goal square";
 }
 
-class LavaGap : public MiniGridEnv {
+// What LavaGap and Crossing share: a square room, obstacle_type's obstacle,
+// the agent in the top-left corner facing right and the goal in the
+// bottom-right one.
+class ObstacleRoom : public MiniGridEnv {
+ protected:
+  explicit ObstacleRoom(const Config& config)
+      : MiniGridEnv(config, 4, false), obstacle_(ObstacleType(config)) {}
+
+  // The walled grid with the agent and the goal in their corners; returns
+  // {width, height}.
+  Pos WalledGridWithCorners() {
+    const auto [w, h] = WalledGrid();
+    agent_pos_ = {1, 1};
+    agent_dir_ = 0;
+    grid_.Set({w - 2, h - 2}, Goal());
+    return {w, h};
+  }
+
+  WorldObj obstacle_;
+};
+
+class LavaGap : public ObstacleRoom {
  public:
   static Config DefaultConfig() {
     return WithCommonOptions(
@@ -35,35 +56,20 @@ class LavaGap : public MiniGridEnv {
     ObstacleType(config);
     return MiniGridEnv::Spec(config);
   }
-  explicit LavaGap(const Config& config)
-      : MiniGridEnv(config, config.Get<std::int64_t>("size"),
-                    config.Get<std::int64_t>("size"),
-                    4 * config.Get<std::int64_t>("size") *
-                        config.Get<std::int64_t>("size"),
-                    false),
-        obstacle_(ObstacleType(config)) {}
+  explicit LavaGap(const Config& config) : ObstacleRoom(config) {}
 
  protected:
   void GenGrid() override {
-    const std::int64_t w = grid_.width();
-    const std::int64_t h = grid_.height();
-    grid_.Reset();
-    grid_.WallRect(0, 0, w, h);
-    agent_pos_ = {1, 1};
-    agent_dir_ = 0;
-    grid_.Set({w - 2, h - 2}, Goal());
+    const auto [w, h] = WalledGridWithCorners();
     const std::int64_t gap_x = RandInt(2, w - 2);
     const std::int64_t gap_y = RandInt(1, h - 1);
     grid_.VertWall(gap_x, 1, h - 2, obstacle_);
     grid_.Clear({gap_x, gap_y});
     mission_ = CrossingMission(obstacle_);
   }
-
- private:
-  WorldObj obstacle_;
 };
 
-class Crossing : public MiniGridEnv {
+class Crossing : public ObstacleRoom {
  public:
   static Config DefaultConfig() {
     return WithCommonOptions({{"size", std::int64_t{9}},
@@ -74,33 +80,18 @@ class Crossing : public MiniGridEnv {
   static EnvSpec Spec(const Config& config) {
     const auto size = config.Get<std::int64_t>("size");
     CheckAtLeast("size", size, 5, "room for a river between the walls");
-    if (size % 2 == 0) {
-      throw std::invalid_argument(
-          "size must be odd (rivers run on even rows and columns), got " +
-          std::to_string(size));
-    }
+    CheckOdd("size", size, "rivers run on even rows and columns");
     CheckAtLeast("num_crossings", config.Get<std::int64_t>("num_crossings"), 0);
     ObstacleType(config);
     return MiniGridEnv::Spec(config);
   }
   explicit Crossing(const Config& config)
-      : MiniGridEnv(config, config.Get<std::int64_t>("size"),
-                    config.Get<std::int64_t>("size"),
-                    4 * config.Get<std::int64_t>("size") *
-                        config.Get<std::int64_t>("size"),
-                    false),
-        num_crossings_(config.Get<std::int64_t>("num_crossings")),
-        obstacle_(ObstacleType(config)) {}
+      : ObstacleRoom(config),
+        num_crossings_(config.Get<std::int64_t>("num_crossings")) {}
 
  protected:
   void GenGrid() override {
-    const std::int64_t w = grid_.width();
-    const std::int64_t h = grid_.height();
-    grid_.Reset();
-    grid_.WallRect(0, 0, w, h);
-    agent_pos_ = {1, 1};
-    agent_dir_ = 0;
-    grid_.Set({w - 2, h - 2}, Goal());
+    const auto [w, h] = WalledGridWithCorners();
     // (vertical?, position) of each candidate river, shuffled as minigrid
     // shuffles its list.
     std::vector<std::pair<bool, std::int64_t>> rivers;
@@ -161,7 +152,6 @@ class Crossing : public MiniGridEnv {
 
  private:
   std::int64_t num_crossings_;
-  WorldObj obstacle_;
 };
 
 }  // namespace envpool::minigrid

@@ -13,6 +13,10 @@
 //   PlaceObj's rejection loop, PlaceAgent); np_random_ is seeded as
 //   gymnasium seeds env.np_random, so env i of a pool replays minigrid's env
 //   reset with seed + i, autoresets included.
+// - what several tasks lay out or check alike: WalledGrid() (a fresh grid
+//   walled all around), SplitIntoRooms() (the walls of FourRooms and
+//   Playground), the constructor for a square grid of the `size` option,
+//   SizeOptions()/SizedSpec() for a task whose one option is `size`.
 // - world_object.h (objects and their encoding), grid.h (the grid and its
 //   walls), view.h (the partial view and its visibility), room_grid.h
 //   (minigrid's RoomGrid: rooms, doors, objects placed in rooms).
@@ -28,6 +32,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -68,6 +73,14 @@ inline Config WithCommonOptions(Config own, bool see_through_walls_option,
   return own;
 }
 
+// The options of a task whose one own option is its grid's `size`.
+inline Config SizeOptions(std::int64_t size, bool see_through_walls_option) {
+  return WithCommonOptions({{"size", size}}, see_through_walls_option);
+}
+inline std::int64_t SizeOption(const Config& config) {
+  return config.Get<std::int64_t>("size");
+}
+
 inline std::int64_t ViewSize(const Config& config) {
   const auto size = config.Get<std::int64_t>("agent_view_size");
   if (size < 3 || size % 2 == 0) {
@@ -89,6 +102,15 @@ inline void CheckAtLeast(std::string_view name, std::int64_t value,
   }
 }
 
+inline void CheckOdd(std::string_view name, std::int64_t value,
+                     std::string_view why) {
+  if (value % 2 == 0) {
+    throw std::invalid_argument(std::string(name) + " must be odd (" +
+                                std::string(why) + "), got " +
+                                std::to_string(value));
+  }
+}
+
 class MiniGridEnv {
  public:
   using Action = std::int64_t;
@@ -106,6 +128,13 @@ class MiniGridEnv {
                              MakeText("mission", kMaxMissionBytes, 0)}),
             MakeDiscrete<std::int64_t>("action", num_actions),
             {MakeArray<std::int32_t>("agent_pos", {2})}};
+  }
+
+  // Spec, after checking that `size` is at least `least` (`why`).
+  static EnvSpec SizedSpec(const Config& config, std::int64_t least,
+                           std::string_view why = "") {
+    CheckAtLeast("size", SizeOption(config), least, why);
+    return Spec(config);
   }
 
   virtual ~MiniGridEnv() = default;
@@ -152,6 +181,13 @@ class MiniGridEnv {
                                ? config.Get<bool>("see_through_walls")
                                : see_through_walls),
         view_(ViewSize(config)) {}
+  // A size x size grid (the "size" option) whose default max_steps is
+  // steps_per_cell * size * size, as most tasks count it.
+  MiniGridEnv(const Config& config, std::int64_t steps_per_cell,
+              bool see_through_walls)
+      : MiniGridEnv(config, SizeOption(config), SizeOption(config),
+                    steps_per_cell * SizeOption(config) * SizeOption(config),
+                    see_through_walls) {}
 
   // Lays out a new episode's world: grid_, agent_pos_, agent_dir_, mission_.
   virtual void GenGrid() = 0;
@@ -229,6 +265,42 @@ class MiniGridEnv {
       return true;
     }
     return false;
+  }
+
+  // A fresh grid_ with walls all around (minigrid's Grid(width, height)
+  // and wall_rect(0, 0, width, height)); returns {width, height}.
+  Pos WalledGrid() {
+    grid_.Reset();
+    grid_.WallRect(0, 0, grid_.width(), grid_.height());
+    return {grid_.width(), grid_.height()};
+  }
+
+  // Walls splitting the grid into rooms x rooms rooms (FourRooms,
+  // Playground), in minigrid's order: for each room, row by row, the wall on
+  // its right, then the one below it, each opened by `open(cell)` at a cell
+  // drawn strictly inside the wall's span, `end_margin` more cells short of
+  // its far end.
+  template <typename OpenFn>
+  void SplitIntoRooms(std::int64_t rooms, std::int64_t end_margin,
+                      const OpenFn& open) {
+    const std::int64_t room_w = grid_.width() / rooms;
+    const std::int64_t room_h = grid_.height() / rooms;
+    for (std::int64_t j = 0; j < rooms; ++j) {
+      for (std::int64_t i = 0; i < rooms; ++i) {
+        const std::int64_t left = i * room_w;
+        const std::int64_t top = j * room_h;
+        const std::int64_t right = left + room_w;
+        const std::int64_t bottom = top + room_h;
+        if (i + 1 < rooms) {
+          grid_.VertWall(right, top, room_h);
+          open(Pos{right, RandInt(top + 1, bottom - end_margin)});
+        }
+        if (j + 1 < rooms) {
+          grid_.HorzWall(left, bottom, room_w);
+          open(Pos{RandInt(left + 1, right - end_margin), bottom});
+        }
+      }
+    }
   }
 
   [[nodiscard]] double Reward() const {

@@ -28,7 +28,7 @@ inline std::string Describe(Color color, ObjType type) {
 }
 
 // A square room of `size` cells with numObjs objects (Fetch, GoToObject,
-// PutNear): the options and checks they share.
+// PutNear): the options, checks and members they share.
 inline Config ObjectRoomConfig(std::int64_t size, std::int64_t num_objs) {
   return WithCommonOptions({{"size", size}, {"numObjs", num_objs}}, false);
 }
@@ -47,21 +47,53 @@ inline void CheckObjectRoom(const Config& config, std::int64_t max_kinds) {
   }
 }
 
-class Fetch : public MiniGridEnv {
+class ObjectRoom : public MiniGridEnv {
+ protected:
+  ObjectRoom(const Config& config, std::int64_t default_max_steps)
+      : MiniGridEnv(config, SizeOption(config), SizeOption(config),
+                    default_max_steps, true),
+        num_objs_(config.Get<std::int64_t>("numObjs")) {}
+
+  static EnvSpec ObjectRoomSpec(const Config& config, std::int64_t max_kinds) {
+    CheckObjectRoom(config, max_kinds);
+    return Spec(config);
+  }
+
+  // Objects and the cells they were placed at.
+  struct PlacedObjs {
+    std::vector<std::pair<ObjType, Color>> kinds;
+    std::vector<Pos> cells;
+  };
+
+  // num_objs_ distinct objects (keys, balls, boxes of any color) added to
+  // `placed` where `reject` allows, drawn as GoToObject and PutNear draw
+  // them (a repeat is drawn again).
+  void PlaceDistinctObjs(PlacedObjs& placed, const RejectFn& reject) {
+    while (static_cast<std::int64_t>(placed.kinds.size()) < num_objs_) {
+      const ObjType kind = RandElem(std::span<const ObjType>(kKeyBallBox));
+      const Color color = RandColor();
+      if (std::find(placed.kinds.begin(), placed.kinds.end(),
+                    std::pair{kind, color}) != placed.kinds.end()) {
+        continue;
+      }
+      placed.cells.push_back(
+          PlaceObj(MakeObj(kind, color), {0, 0}, {-1, -1}, reject));
+      placed.kinds.emplace_back(kind, color);
+    }
+  }
+
+  std::int64_t num_objs_;
+};
+
+class Fetch : public ObjectRoom {
  public:
   static Config DefaultConfig() { return ObjectRoomConfig(8, 3); }
   static EnvSpec Spec(const Config& config) {
     // objects may repeat: any number that fits beside the agent
-    CheckObjectRoom(config, std::numeric_limits<std::int64_t>::max());
-    return MiniGridEnv::Spec(config);
+    return ObjectRoomSpec(config, std::numeric_limits<std::int64_t>::max());
   }
   explicit Fetch(const Config& config)
-      : MiniGridEnv(config, config.Get<std::int64_t>("size"),
-                    config.Get<std::int64_t>("size"),
-                    5 * config.Get<std::int64_t>("size") *
-                        config.Get<std::int64_t>("size"),
-                    true),
-        num_objs_(config.Get<std::int64_t>("numObjs")) {}
+      : ObjectRoom(config, 5 * SizeOption(config) * SizeOption(config)) {}
 
  protected:
   void GenGrid() override {
@@ -69,10 +101,7 @@ class Fetch : public MiniGridEnv {
                                                       ObjType::kBall};
     static constexpr std::array<const char*, 5> kSyntax = {
         "get a", "go get a", "fetch a", "go fetch a", "you must fetch a"};
-    const std::int64_t w = grid_.width();
-    const std::int64_t h = grid_.height();
-    grid_.Reset();
-    grid_.WallRect(0, 0, w, h);
+    WalledGrid();
     objs_.clear();
     while (static_cast<std::int64_t>(objs_.size()) < num_objs_) {
       const ObjType kind = RandElem(std::span<const ObjType>(kKinds));
@@ -99,49 +128,30 @@ class Fetch : public MiniGridEnv {
   }
 
  private:
-  std::int64_t num_objs_;
   std::vector<std::pair<ObjType, Color>> objs_;
   WorldObj target_;
 };
 
-class GoToObject : public MiniGridEnv {
+class GoToObject : public ObjectRoom {
  public:
   static Config DefaultConfig() { return ObjectRoomConfig(6, 2); }
   static EnvSpec Spec(const Config& config) {
-    CheckObjectRoom(config, 18);
-    return MiniGridEnv::Spec(config);
+    return ObjectRoomSpec(config, 18);
   }
   explicit GoToObject(const Config& config)
-      : MiniGridEnv(config, config.Get<std::int64_t>("size"),
-                    config.Get<std::int64_t>("size"),
-                    5 * config.Get<std::int64_t>("size") *
-                        config.Get<std::int64_t>("size"),
-                    true),
-        num_objs_(config.Get<std::int64_t>("numObjs")) {}
+      : ObjectRoom(config, 5 * SizeOption(config) * SizeOption(config)) {}
 
  protected:
   void GenGrid() override {
-    const std::int64_t w = grid_.width();
-    const std::int64_t h = grid_.height();
-    grid_.Reset();
-    grid_.WallRect(0, 0, w, h);
-    std::vector<std::pair<ObjType, Color>> objs;
-    std::vector<Pos> positions;
-    while (static_cast<std::int64_t>(objs.size()) < num_objs_) {
-      const ObjType kind = RandElem(std::span<const ObjType>(kKeyBallBox));
-      const Color color = RandColor();
-      if (std::find(objs.begin(), objs.end(), std::pair{kind, color}) !=
-          objs.end()) {
-        continue;
-      }
-      positions.push_back(PlaceObj(MakeObj(kind, color)));
-      objs.emplace_back(kind, color);
-    }
+    WalledGrid();
+    PlacedObjs placed;
+    PlaceDistinctObjs(placed, nullptr);
     PlaceAgent();
     const auto idx = static_cast<std::size_t>(
-        RandInt(0, static_cast<std::int64_t>(objs.size())));
-    target_pos_ = positions[idx];
-    mission_ = "go to the " + Describe(objs[idx].second, objs[idx].first);
+        RandInt(0, static_cast<std::int64_t>(placed.kinds.size())));
+    target_pos_ = placed.cells[idx];
+    mission_ = "go to the " +
+               Describe(placed.kinds[idx].second, placed.kinds[idx].first);
   }
 
   StepResult StepTask(Action action) override {
@@ -149,11 +159,10 @@ class GoToObject : public MiniGridEnv {
   }
 
  private:
-  std::int64_t num_objs_;
   Pos target_pos_;
 };
 
-class PutNear : public MiniGridEnv {
+class PutNear : public ObjectRoom {
  public:
   static Config DefaultConfig() { return ObjectRoomConfig(6, 2); }
   static EnvSpec Spec(const Config& config) {
@@ -163,46 +172,29 @@ class PutNear : public MiniGridEnv {
     return MiniGridEnv::Spec(config);
   }
   explicit PutNear(const Config& config)
-      : MiniGridEnv(config, config.Get<std::int64_t>("size"),
-                    config.Get<std::int64_t>("size"),
-                    5 * config.Get<std::int64_t>("size"), true),
-        num_objs_(config.Get<std::int64_t>("numObjs")) {}
+      : ObjectRoom(config, 5 * SizeOption(config)) {}
 
  protected:
   void GenGrid() override {
-    const std::int64_t w = grid_.width();
-    const std::int64_t h = grid_.height();
-    grid_.Reset();
-    grid_.WallRect(0, 0, w, h);
-    std::vector<std::pair<ObjType, Color>> objs;
-    std::vector<Pos> positions;
-    auto near_an_object = [&positions](Pos p) {
-      return std::any_of(positions.begin(), positions.end(), [p](Pos q) {
+    WalledGrid();
+    PlacedObjs placed;
+    auto near_an_object = [&placed](Pos p) {
+      return std::any_of(placed.cells.begin(), placed.cells.end(), [p](Pos q) {
         return std::abs(p.x - q.x) <= 1 && std::abs(p.y - q.y) <= 1;
       });
     };
-    while (static_cast<std::int64_t>(objs.size()) < num_objs_) {
-      const ObjType kind = RandElem(std::span<const ObjType>(kKeyBallBox));
-      const Color color = RandColor();
-      if (std::find(objs.begin(), objs.end(), std::pair{kind, color}) !=
-          objs.end()) {
-        continue;
-      }
-      positions.push_back(
-          PlaceObj(MakeObj(kind, color), {0, 0}, {-1, -1}, near_an_object));
-      objs.emplace_back(kind, color);
-    }
+    PlaceDistinctObjs(placed, near_an_object);
     PlaceAgent();
-    const auto count = static_cast<std::int64_t>(objs.size());
+    const auto count = static_cast<std::int64_t>(placed.kinds.size());
     const std::int64_t move = RandInt(0, count);
     std::int64_t target = 0;
     do {
       target = RandInt(0, count);
     } while (target == move);
-    move_ = objs[static_cast<std::size_t>(move)];
-    target_pos_ = positions[static_cast<std::size_t>(target)];
+    move_ = placed.kinds[static_cast<std::size_t>(move)];
+    target_pos_ = placed.cells[static_cast<std::size_t>(target)];
     const auto& [target_kind, target_color] =
-        objs[static_cast<std::size_t>(target)];
+        placed.kinds[static_cast<std::size_t>(target)];
     mission_ = "put the " + Describe(move_.second, move_.first) + " near the " +
                Describe(target_color, target_kind);
   }
@@ -228,26 +220,15 @@ class PutNear : public MiniGridEnv {
   }
 
  private:
-  std::int64_t num_objs_;
   std::pair<ObjType, Color> move_;
   Pos target_pos_;
 };
 
 class GoToDoor : public MiniGridEnv {
  public:
-  static Config DefaultConfig() {
-    return WithCommonOptions({{"size", std::int64_t{5}}}, false);
-  }
-  static EnvSpec Spec(const Config& config) {
-    CheckAtLeast("size", config.Get<std::int64_t>("size"), 5);
-    return MiniGridEnv::Spec(config);
-  }
-  explicit GoToDoor(const Config& config)
-      : MiniGridEnv(config, config.Get<std::int64_t>("size"),
-                    config.Get<std::int64_t>("size"),
-                    4 * config.Get<std::int64_t>("size") *
-                        config.Get<std::int64_t>("size"),
-                    true) {}
+  static Config DefaultConfig() { return SizeOptions(5, false); }
+  static EnvSpec Spec(const Config& config) { return SizedSpec(config, 5); }
+  explicit GoToDoor(const Config& config) : MiniGridEnv(config, 4, true) {}
 
  protected:
   void GenGrid() override {

@@ -30,27 +30,16 @@ class Memory : public MiniGridEnv {
   static EnvSpec Spec(const Config& config) {
     const auto size = config.Get<std::int64_t>("size");
     CheckAtLeast("size", size, 7, "the start room and the hallway");
-    if (size % 2 == 0) {
-      throw std::invalid_argument(
-          "size must be odd (the hallway runs along the middle row), got " +
-          std::to_string(size));
-    }
+    CheckOdd("size", size, "the hallway runs along the middle row");
     return MiniGridEnv::Spec(config);
   }
   explicit Memory(const Config& config)
-      : MiniGridEnv(config, config.Get<std::int64_t>("size"),
-                    config.Get<std::int64_t>("size"),
-                    5 * config.Get<std::int64_t>("size") *
-                        config.Get<std::int64_t>("size"),
-                    false),
+      : MiniGridEnv(config, 5, false),
         random_length_(config.Get<bool>("random_length")) {}
 
  protected:
   void GenGrid() override {
-    const std::int64_t w = grid_.width();
-    const std::int64_t h = grid_.height();
-    grid_.Reset();
-    grid_.WallRect(0, 0, w, h);
+    const auto [w, h] = WalledGrid();
     const std::int64_t upper = h / 2 - 2;
     const std::int64_t lower = h / 2 + 2;
     const std::int64_t hallway_end = random_length_ ? RandInt(4, w - 2) : w - 3;
@@ -139,28 +128,23 @@ class DistShift : public MiniGridEnv {
                     4 * config.Get<std::int64_t>("width") *
                         config.Get<std::int64_t>("height"),
                     true),
-        start_pos_(OptionalPos(config, "agent_start_pos")),
-        start_dir_(config.Get<std::int64_t>("agent_start_dir")),
+        start_(AgentStartOptions(config)),
         strip2_row_(config.Get<std::int64_t>("strip2_row")) {}
 
  protected:
   void GenGrid() override {
-    const std::int64_t w = grid_.width();
-    const std::int64_t h = grid_.height();
-    grid_.Reset();
-    grid_.WallRect(0, 0, w, h);
+    const auto [w, h] = WalledGrid();
     grid_.Set({w - 2, 1}, Goal());
     for (std::int64_t i = 0; i < w - 6; ++i) {
       grid_.Set({3 + i, 1}, Lava());
       grid_.Set({3 + i, strip2_row_}, Lava());
     }
-    StartAgent(start_pos_, start_dir_);
+    StartAgent(start_.pos, start_.dir);
     mission_ = "get to the green goal square";
   }
 
  private:
-  std::optional<Pos> start_pos_;
-  std::int64_t start_dir_;
+  AgentStart start_;
   std::int64_t strip2_row_;
 };
 
@@ -181,30 +165,9 @@ class Playground : public MiniGridEnv {
 
  protected:
   void GenGrid() override {
-    const std::int64_t w = grid_.width();
-    const std::int64_t h = grid_.height();
-    grid_.Reset();
-    grid_.WallRect(0, 0, w, h);
-    const std::int64_t room_w = w / 3;
-    const std::int64_t room_h = h / 3;
-    for (std::int64_t j = 0; j < 3; ++j) {
-      for (std::int64_t i = 0; i < 3; ++i) {
-        const std::int64_t left = i * room_w;
-        const std::int64_t top = j * room_h;
-        const std::int64_t right = left + room_w;
-        const std::int64_t bottom = top + room_h;
-        if (i + 1 < 3) {
-          grid_.VertWall(right, top, room_h);
-          const Pos pos{right, RandInt(top + 1, bottom - 1)};
-          grid_.Set(pos, Door(RandColor()));
-        }
-        if (j + 1 < 3) {
-          grid_.HorzWall(left, bottom, room_w);
-          const Pos pos{RandInt(left + 1, right - 1), bottom};
-          grid_.Set(pos, Door(RandColor()));
-        }
-      }
-    }
+    WalledGrid();
+    SplitIntoRooms(3, 1,
+                   [this](Pos door) { grid_.Set(door, Door(RandColor())); });
     PlaceAgent();
     static constexpr std::array<ObjType, 3> kKinds = {
         ObjType::kKey, ObjType::kBall, ObjType::kBox};
@@ -234,13 +197,8 @@ class DynamicObstacles : public MiniGridEnv {
     return MiniGridEnv::Spec(config, kForward + 1);
   }
   explicit DynamicObstacles(const Config& config)
-      : MiniGridEnv(config, config.Get<std::int64_t>("size"),
-                    config.Get<std::int64_t>("size"),
-                    4 * config.Get<std::int64_t>("size") *
-                        config.Get<std::int64_t>("size"),
-                    true),
-        start_pos_(OptionalPos(config, "agent_start_pos")),
-        start_dir_(config.Get<std::int64_t>("agent_start_dir")),
+      : MiniGridEnv(config, 4, true),
+        start_(AgentStartOptions(config)),
         num_obstacles_(NumObstacles(config)) {}
 
  protected:
@@ -254,12 +212,9 @@ class DynamicObstacles : public MiniGridEnv {
   }
 
   void GenGrid() override {
-    const std::int64_t w = grid_.width();
-    const std::int64_t h = grid_.height();
-    grid_.Reset();
-    grid_.WallRect(0, 0, w, h);
+    const auto [w, h] = WalledGrid();
     grid_.Set({w - 2, h - 2}, Goal());
-    StartAgent(start_pos_, start_dir_);
+    StartAgent(start_.pos, start_.dir);
     obstacles_.clear();
     for (std::int64_t k = 0; k < num_obstacles_; ++k) {
       obstacles_.push_back(PlaceObj(MakeObj(ObjType::kBall, Color::kBlue),
@@ -289,8 +244,7 @@ class DynamicObstacles : public MiniGridEnv {
   }
 
  private:
-  std::optional<Pos> start_pos_;
-  std::int64_t start_dir_;
+  AgentStart start_;
   std::int64_t num_obstacles_;
   std::vector<Pos> obstacles_;
 };

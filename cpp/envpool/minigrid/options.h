@@ -57,6 +57,17 @@ inline void CheckAgentStart(const Config& config, std::int64_t width,
   CheckDirection(config, "agent_start_dir");
 }
 
+// Where and facing where the agent starts: the agent_start_pos and
+// agent_start_dir options (an empty pos: anywhere, facing anywhere).
+struct AgentStart {
+  std::optional<Pos> pos;
+  std::int64_t dir = 0;
+};
+inline AgentStart AgentStartOptions(const Config& config) {
+  return {OptionalPos(config, "agent_start_pos"),
+          config.Get<std::int64_t>("agent_start_dir")};
+}
+
 // The obstacle_type option: "lava" or "wall" (minigrid's Lava and Wall).
 inline WorldObj ObstacleType(const Config& config) {
   const auto name = config.Get<std::string>("obstacle_type");
