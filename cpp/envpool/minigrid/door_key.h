@@ -10,14 +10,14 @@
 
 namespace envpool::minigrid {
 
-class DoorKey : public MiniGridEnv {
+class DoorKey : public SizedTask<DoorKey> {
  public:
-  static Config DefaultConfig() { return SizeOptions(8, true); }
-  static EnvSpec Spec(const Config& config) {
-    return SizedSpec(config, 5,
-                     "room for the splitting wall between the walls");
-  }
-  explicit DoorKey(const Config& config) : MiniGridEnv(config, 10, false) {}
+  static constexpr SizeRule kSizeRule{
+      .default_size = 8,
+      .least = 5,
+      .why = "room for the splitting wall between the walls",
+      .see_through_walls_option = true};
+  explicit DoorKey(const Config& config) : SizedTask(config, 10, false) {}
 
  protected:
   void GenGrid() override {

@@ -15,16 +15,16 @@
 
 namespace envpool::minigrid {
 
-class RedBlueDoors : public MiniGridEnv {
+class RedBlueDoors : public SizedTask<RedBlueDoors> {
  public:
-  static Config DefaultConfig() { return SizeOptions(8, true); }
-  static EnvSpec Spec(const Config& config) { return SizedSpec(config, 3); }
+  static constexpr SizeRule kSizeRule{
+      .default_size = 8, .least = 3, .see_through_walls_option = true};
   explicit RedBlueDoors(const Config& config)
-      : MiniGridEnv(config, 2 * config.Get<std::int64_t>("size"),
-                    config.Get<std::int64_t>("size"),
-                    20 * config.Get<std::int64_t>("size") *
-                        config.Get<std::int64_t>("size"),
-                    false),
+      : SizedTask(config, 2 * config.Get<std::int64_t>("size"),
+                  config.Get<std::int64_t>("size"),
+                  20 * config.Get<std::int64_t>("size") *
+                      config.Get<std::int64_t>("size"),
+                  false),
         size_(config.Get<std::int64_t>("size")) {}
 
  protected:
@@ -62,16 +62,16 @@ class RedBlueDoors : public MiniGridEnv {
   Pos blue_;
 };
 
-class LockedRoom : public MiniGridEnv {
+class LockedRoom : public SizedTask<LockedRoom> {
  public:
-  static Config DefaultConfig() { return SizeOptions(19, true); }
-  static EnvSpec Spec(const Config& config) {
-    return SizedSpec(config, 12,
-                     "three rooms of at least 3 free cells on each side");
-  }
+  static constexpr SizeRule kSizeRule{
+      .default_size = 19,
+      .least = 12,
+      .why = "three rooms of at least 3 free cells on each side",
+      .see_through_walls_option = true};
   explicit LockedRoom(const Config& config)
-      : MiniGridEnv(config, SizeOption(config), SizeOption(config),
-                    10 * SizeOption(config), false) {}
+      : SizedTask(config, SizeOption(config), SizeOption(config),
+                  10 * SizeOption(config), false) {}
 
  protected:
   void GenGrid() override {

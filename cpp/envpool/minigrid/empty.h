@@ -6,7 +6,6 @@
 #define ENVPOOL_MINIGRID_EMPTY_H_
 
 #include <cstdint>
-#include <vector>
 
 #include "envpool/minigrid/minigrid_env.h"
 #include "envpool/minigrid/options.h"
@@ -16,9 +15,7 @@ namespace envpool::minigrid {
 class Empty : public MiniGridEnv {
  public:
   static Config DefaultConfig() {
-    return WithCommonOptions({{"size", std::int64_t{8}},
-                              {"agent_start_pos", std::vector<double>{1, 1}},
-                              {"agent_start_dir", std::int64_t{0}}},
+    return WithCommonOptions(WithAgentStartOptions({{"size", std::int64_t{8}}}),
                              false);
   }
   static EnvSpec Spec(const Config& config) {

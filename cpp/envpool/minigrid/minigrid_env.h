@@ -16,7 +16,7 @@
 // - what several tasks lay out or check alike: WalledGrid() (a fresh grid
 //   walled all around), SplitIntoRooms() (the walls of FourRooms and
 //   Playground), the constructor for a square grid of the `size` option,
-//   SizeOptions()/SizedSpec() for a task whose one option is `size`.
+//   SizedTask: the options and spec of a task whose one option is `size`.
 // - world_object.h (objects and their encoding), grid.h (the grid and its
 //   walls), view.h (the partial view and its visibility), room_grid.h
 //   (minigrid's RoomGrid: rooms, doors, objects placed in rooms).
@@ -73,10 +73,6 @@ inline Config WithCommonOptions(Config own, bool see_through_walls_option,
   return own;
 }
 
-// The options of a task whose one own option is its grid's `size`.
-inline Config SizeOptions(std::int64_t size, bool see_through_walls_option) {
-  return WithCommonOptions({{"size", size}}, see_through_walls_option);
-}
 inline std::int64_t SizeOption(const Config& config) {
   return config.Get<std::int64_t>("size");
 }
@@ -128,13 +124,6 @@ class MiniGridEnv {
                              MakeText("mission", kMaxMissionBytes, 0)}),
             MakeDiscrete<std::int64_t>("action", num_actions),
             {MakeArray<std::int32_t>("agent_pos", {2})}};
-  }
-
-  // Spec, after checking that `size` is at least `least` (`why`).
-  static EnvSpec SizedSpec(const Config& config, std::int64_t least,
-                           std::string_view why = "") {
-    CheckAtLeast("size", SizeOption(config), least, why);
-    return Spec(config);
   }
 
   virtual ~MiniGridEnv() = default;
@@ -455,6 +444,34 @@ class MiniGridEnv {
   }
 
   AgentView view_;
+};
+
+// What a task whose one own option is its square grid's `size` declares:
+// the default size, the least size it accepts (and why), and whether
+// minigrid lets see_through_walls be passed.
+struct SizeRule {
+  std::int64_t default_size;
+  std::int64_t least;
+  std::string_view why{};
+  bool see_through_walls_option = false;
+};
+
+// The base of such a task: DefaultConfig and Spec follow Task::kSizeRule.
+template <typename Task>
+class SizedTask : public MiniGridEnv {
+ public:
+  static Config DefaultConfig() {
+    return WithCommonOptions({{"size", Task::kSizeRule.default_size}},
+                             Task::kSizeRule.see_through_walls_option);
+  }
+  static EnvSpec Spec(const Config& config) {
+    CheckAtLeast("size", SizeOption(config), Task::kSizeRule.least,
+                 Task::kSizeRule.why);
+    return MiniGridEnv::Spec(config);
+  }
+
+ protected:
+  using MiniGridEnv::MiniGridEnv;
 };
 
 }  // namespace envpool::minigrid

@@ -224,11 +224,10 @@ class PutNear : public ObjectRoom {
   Pos target_pos_;
 };
 
-class GoToDoor : public MiniGridEnv {
+class GoToDoor : public SizedTask<GoToDoor> {
  public:
-  static Config DefaultConfig() { return SizeOptions(5, false); }
-  static EnvSpec Spec(const Config& config) { return SizedSpec(config, 5); }
-  explicit GoToDoor(const Config& config) : MiniGridEnv(config, 4, true) {}
+  static constexpr SizeRule kSizeRule{.default_size = 5, .least = 5};
+  explicit GoToDoor(const Config& config) : SizedTask(config, 4, true) {}
 
  protected:
   void GenGrid() override {

@@ -14,6 +14,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "envpool/minigrid/minigrid_env.h"
@@ -100,12 +101,10 @@ class Memory : public MiniGridEnv {
 class DistShift : public MiniGridEnv {
  public:
   static Config DefaultConfig() {
-    return WithCommonOptions({{"width", std::int64_t{9}},
-                              {"height", std::int64_t{7}},
-                              {"agent_start_pos", std::vector<double>{1, 1}},
-                              {"agent_start_dir", std::int64_t{0}},
-                              {"strip2_row", std::int64_t{2}}},
-                             false);
+    Config own = WithAgentStartOptions(
+        {{"width", std::int64_t{9}}, {"height", std::int64_t{7}}});
+    own.Set("strip2_row", std::int64_t{2});
+    return WithCommonOptions(std::move(own), false);
   }
   static EnvSpec Spec(const Config& config) {
     const auto w = config.Get<std::int64_t>("width");
@@ -183,11 +182,9 @@ class Playground : public MiniGridEnv {
 class DynamicObstacles : public MiniGridEnv {
  public:
   static Config DefaultConfig() {
-    return WithCommonOptions({{"size", std::int64_t{8}},
-                              {"agent_start_pos", std::vector<double>{1, 1}},
-                              {"agent_start_dir", std::int64_t{0}},
-                              {"n_obstacles", std::int64_t{4}}},
-                             false);
+    Config own = WithAgentStartOptions({{"size", std::int64_t{8}}});
+    own.Set("n_obstacles", std::int64_t{4});
+    return WithCommonOptions(std::move(own), false);
   }
   static EnvSpec Spec(const Config& config) {
     const auto size = config.Get<std::int64_t>("size");

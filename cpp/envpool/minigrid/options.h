@@ -68,6 +68,14 @@ inline AgentStart AgentStartOptions(const Config& config) {
           config.Get<std::int64_t>("agent_start_dir")};
 }
 
+// Appends the agent_start_pos and agent_start_dir options to `own`, with
+// minigrid's default start: cell (1, 1), facing right.
+inline Config WithAgentStartOptions(Config own) {
+  own.Set("agent_start_pos", std::vector<double>{1, 1});
+  own.Set("agent_start_dir", std::int64_t{0});
+  return own;
+}
+
 // The obstacle_type option: "lava" or "wall" (minigrid's Lava and Wall).
 inline WorldObj ObstacleType(const Config& config) {
   const auto name = config.Get<std::string>("obstacle_type");
