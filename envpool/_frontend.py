@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 
 
 class PoolHandle:
@@ -33,6 +34,12 @@ class PoolHandle:
     def xla(self) -> tuple[Any, Any, Any, Any]:
         """``(handle, recv, send, step)``: JAX functions that step this pool inside
         ``jax.jit`` (docs/jax.md); needs ``pip install 'envpool[jax]'``."""
+        spec = self.spec  # type: ignore[attr-defined]  # each front end has its spec
+        if _has_text_observation(spec.observation_space):
+            raise TypeError(
+                f"{spec.id}: env.xla() cannot carry text observations (a Text space, one "
+                "Python str per env): jax arrays hold numbers only"
+            )
         from envpool.xla import make_xla  # imports jax; a clear ImportError without it
 
         return make_xla(self)
@@ -77,6 +84,14 @@ class PoolHandle:
             if s is not None and s < 0:
                 raise ValueError(f"seeds must be non-negative, got {s}")
         return [None if s is None else int(s) for s in seeds]
+
+
+def _has_text_observation(space: spaces.Space) -> bool:
+    if isinstance(space, spaces.Dict):
+        return any(isinstance(sub, spaces.Text) for sub in space.values())
+    if isinstance(space, spaces.Tuple):
+        return any(isinstance(sub, spaces.Text) for sub in space)
+    return isinstance(space, spaces.Text)
 
 
 def _is_int(value: Any) -> bool:

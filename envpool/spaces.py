@@ -25,6 +25,16 @@ def is_tuple(desc: ArrayDesc) -> bool:
     return bool(desc.get("tuple"))
 
 
+def is_text(desc: ArrayDesc) -> bool:
+    """A text (MakeText): NUL-padded bytes in C++, a str per env in Python."""
+    return bool(desc.get("text"))
+
+
+def has_text(desc: ArrayDesc) -> bool:
+    """A text, or a dict or tuple observation with a text among its keys."""
+    return is_text(desc) or any(is_text(key) for key in desc.get("keys", ()))
+
+
 def _bounds(desc: ArrayDesc) -> tuple[np.ndarray, np.ndarray]:
     dtype: np.dtype = np.dtype(desc["dtype"])
     shape = tuple(desc["shape"])
@@ -67,11 +77,17 @@ def is_multi_discrete(desc: ArrayDesc) -> bool:
 def to_space(desc: ArrayDesc) -> spaces.Space:
     """A Discrete for a bounded integer scalar, a MultiDiscrete for an integer vector
     bounded element by element, a Dict (in the env's key order) for a dict
-    observation, a Tuple for a tuple observation, otherwise a Box."""
+    observation, a Tuple for a tuple observation, a Text for a text, otherwise a Box."""
     if is_tuple(desc):
         return spaces.Tuple(tuple(to_space(key) for key in desc["keys"]))
     if is_dict(desc):  # an OrderedDict keeps the env's key order (a dict is sorted)
         return spaces.Dict(OrderedDict((key["name"], to_space(key)) for key in desc["keys"]))
+    if is_text(desc):  # low and high hold the least and most characters
+        return spaces.Text(
+            max_length=int(desc["high"][0]),
+            min_length=int(desc["low"][0]),
+            charset=desc["charset"],
+        )
     dtype: np.dtype = np.dtype(desc["dtype"])
     if is_discrete(desc):
         first, last = int(desc["low"][0]), int(desc["high"][0])
@@ -84,13 +100,16 @@ def to_space(desc: ArrayDesc) -> spaces.Space:
 
 
 def to_dm_spec(desc: ArrayDesc) -> Any:
-    """A DiscreteArray, BoundedArray or Array matching the same description; for a
+    """A DiscreteArray, BoundedArray or Array matching the same description (a
+    StringArray for a text); for a
     dict observation, a dict of those in the env's key order (a tuple observation's
     elements by their names too: dm_env observations are named)."""
     if is_dict(desc):
         return {key["name"]: to_dm_spec(key) for key in desc["keys"]}
-    dtype = np.dtype(desc["dtype"])
     name = desc["name"]
+    if is_text(desc):  # one str per env
+        return dm_specs.StringArray((), string_type=str, name=name)
+    dtype = np.dtype(desc["dtype"])
     if is_discrete(desc) and desc["low"][0] == 0:
         return dm_specs.DiscreteArray(int(desc["high"][0]) + 1, dtype=dtype, name=name)
     if desc["low"] or desc["high"]:

@@ -21,6 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 SOURCES = REPO / "cpp" / "tests"
 TASK_ID = "Fault-v0"
 DICT_TASK_ID = "FaultDict-v0"  # the same env with a dict observation
+TEXT_TASK_IDS = {"FaultText-v0": "TextEnv", "FaultTextDict-v0": "TextDictEnv"}  # text_env.h
 MODULE = "envpool_fault_env"
 
 
@@ -73,6 +74,9 @@ def prelude(module_dir: Path) -> str:
         "import envpool\n"
         f"envpool.register({TASK_ID!r}, '{MODULE}:FaultEnv')\n"
         f"envpool.register({DICT_TASK_ID!r}, '{MODULE}:FaultDictEnv')\n"
+        + "".join(
+            f"envpool.register({task!r}, '{MODULE}:{cls}')\n" for task, cls in TEXT_TASK_IDS.items()
+        )
     )
 
 
@@ -85,3 +89,6 @@ def register(module_dir: Path) -> None:
         envpool.register(TASK_ID, f"{MODULE}:FaultEnv")
     if DICT_TASK_ID not in envpool.list_all_envs():
         envpool.register(DICT_TASK_ID, f"{MODULE}:FaultDictEnv")
+    for task, cls in TEXT_TASK_IDS.items():
+        if task not in envpool.list_all_envs():
+            envpool.register(task, f"{MODULE}:{cls}")

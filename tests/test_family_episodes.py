@@ -5,8 +5,11 @@ covered without editing this file. CI also runs this under AddressSanitizer."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
+from gymnasium import spaces
 
 import envpool
 from envpool.registry import list_families
@@ -25,12 +28,14 @@ def _rollout(task_id: str, actions: list[np.ndarray]) -> list[tuple[np.ndarray, 
     env = envpool.make(task_id, num_envs=2, seed=11, max_episode_steps=TIME_LIMIT)
     try:
         obs, info = env.reset()
-        assert env.single_observation_space.contains(_row(obs, 0))
+        assert env.single_observation_space.contains(_row(obs, 0, env.single_observation_space))
         trajectory = []
         for action in actions:
             obs, reward, terminated, truncated, info = env.step(action)
             for i in range(env.num_envs):
-                assert env.single_observation_space.contains(_row(obs, i)), task_id
+                assert env.single_observation_space.contains(
+                    _row(obs, i, env.single_observation_space)
+                ), task_id
             assert np.all(info["elapsed_step"] <= TIME_LIMIT)
             leaves = [np.array(x) for x in _leaves(obs)]
             trajectory.append((*leaves, np.array(reward), terminated.copy(), truncated.copy()))
@@ -47,11 +52,15 @@ def _leaves(obs: object) -> list[np.ndarray]:
     return [np.asarray(obs)]
 
 
-def _row(obs: object, i: int) -> object:
-    if isinstance(obs, dict):
-        return {key: _row(value, i) for key, value in obs.items()}
-    if isinstance(obs, tuple):
-        return tuple(_row(part, i) for part in obs)
+def _row(obs: Any, i: int, space: spaces.Space) -> object:
+    """Env i's observation; the space tells a Tuple's elements from a Text's batch
+    (both are Python tuples)."""
+    if isinstance(space, spaces.Dict):
+        return {key: _row(value, i, space[key]) for key, value in obs.items()}
+    if isinstance(space, spaces.Tuple):
+        return tuple(_row(part, i, sub) for part, sub in zip(obs, space, strict=True))
+    if isinstance(space, spaces.Text):
+        return obs[i]
     return np.asarray(obs)[i]
 
 

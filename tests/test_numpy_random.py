@@ -36,6 +36,10 @@ CALLS = [
     ("categorical", [0.1, 0.0, 0.6, 0.3]),
     ("integers", 1, 2**31),
     ("uniform", 0.0, 1e-300),
+    ("shuffle", 7),
+    ("integers", 0, 3),
+    ("shuffle", 1),
+    ("shuffle", 40),
 ]
 
 
@@ -51,6 +55,10 @@ def numpy_draws(seed: int, calls: list[tuple]) -> list:
             out.append(rng.uniform(*args))
         elif name == "integers":
             out.append(int(rng.integers(*args)))
+        elif name == "shuffle":  # a Python list, as minigrid's CrossingEnv shuffles
+            items = list(range(args[0]))
+            rng.shuffle(items)
+            out.append(items)
         else:  # gymnasium's categorical_sample
             out.append(int(np.argmax(np.cumsum(np.asarray(args[0])) > rng.random())))
     return out

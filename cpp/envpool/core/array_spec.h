@@ -8,6 +8,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -31,6 +32,11 @@ struct ArraySpec {
   // A tuple observation (MakeTuple): packed as a dict's keys are; the front
   // ends show its elements in order, without their names (gymnasium's Tuple).
   bool is_tuple = false;
+  // A text (MakeText): `shape` is {max_length} uint8 bytes holding the
+  // characters, NUL-padded past the text's end; `low` and `high` hold the
+  // least and most characters, `charset` the allowed ones (gymnasium's Text).
+  bool is_text = false;
+  std::string charset{};
 
   [[nodiscard]] bool IsDict() const { return !keys.empty(); }
 
@@ -65,6 +71,44 @@ ArraySpec MakeDiscrete(std::string name, std::int64_t n,
                    {},
                    {static_cast<double>(start)},
                    {static_cast<double>(start + n - 1)}};
+}
+
+// The characters of gymnasium's printable ASCII: letters, digits,
+// punctuation and the space.
+inline constexpr std::string_view kPrintableAscii =
+    " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`"
+    "abcdefghijklmnopqrstuvwxyz{|}~";
+
+// A text of `min_length` to `max_length` characters from `charset`, one byte
+// each (gymnasium's Text space): in a batch, one Python str per env. An env
+// writes it with out.Text(key, text) as a key of a dict or tuple observation
+// (or out.Text(text) as the whole observation); a text longer than
+// max_length is an error, never cut.
+inline ArraySpec MakeText(std::string name, std::int64_t max_length,
+                          std::int64_t min_length = 1,
+                          std::string_view charset = kPrintableAscii) {
+  const std::string where = "MakeText(\"" + name + "\")";
+  if (max_length < 1 || min_length < 0 || min_length > max_length) {
+    throw std::invalid_argument(
+        where +
+        ": needs 0 <= min_length <= max_length and max_length >= 1, "
+        "got min_length " +
+        std::to_string(min_length) + ", max_length " +
+        std::to_string(max_length));
+  }
+  if (charset.empty() || charset.find('\0') != std::string_view::npos) {
+    throw std::invalid_argument(where +
+                                ": the charset must be non-empty and hold no "
+                                "NUL (it pads the text)");
+  }
+  ArraySpec text{std::move(name),
+                 DType::kUInt8,
+                 {max_length},
+                 {static_cast<double>(min_length)},
+                 {static_cast<double>(max_length)}};
+  text.is_text = true;
+  text.charset = std::string(charset);
+  return text;
 }
 
 namespace detail {

@@ -74,6 +74,17 @@ class Output {
     return {reinterpret_cast<T*>(row + spec.offset), spec.NumElements()};
   }
 
+  // Writes `text` into key `key`, a text (MakeText), NUL-padded.
+  void Text(std::size_t key, std::string_view text) {
+    const std::span<std::uint8_t> bytes = Obs<std::uint8_t>(key);
+    WriteText(Buffer()->layout->field(kObsField).spec.keys[key], bytes, text);
+  }
+  // Writes `text` as the whole observation, a text (MakeText).
+  void Text(std::string_view text) {
+    const std::span<std::uint8_t> bytes = Obs<std::uint8_t>();
+    WriteText(Buffer()->layout->field(kObsField).spec, bytes, text);
+  }
+
   // The info array at `index` in the env's spec.info.
   template <ArrayElement T>
   std::span<T> Info(std::size_t index) {
@@ -133,6 +144,22 @@ class Output {
     }
     return {reinterpret_cast<T*>(buffer->data + f.offset + row_ * f.row_bytes),
             f.num_elements};
+  }
+
+  static void WriteText(const ArraySpec& spec, std::span<std::uint8_t> bytes,
+                        std::string_view text) {
+    if (!spec.is_text) [[unlikely]] {
+      throw std::logic_error("out.Text wrote '" + spec.name +
+                             "', which is not a text (MakeText)");
+    }
+    if (text.size() > bytes.size()) [[unlikely]] {
+      throw std::length_error(
+          "text '" + spec.name + "' of " + std::to_string(text.size()) +
+          " characters is longer than its max_length " +
+          std::to_string(bytes.size()) + ": \"" + std::string(text) + "\"");
+    }
+    std::memcpy(bytes.data(), text.data(), text.size());
+    std::memset(bytes.data() + text.size(), 0, bytes.size() - text.size());
   }
 
   [[noreturn, gnu::cold, gnu::noinline]] static void DictWrittenWhole() {

@@ -28,7 +28,7 @@ class HumanoidBody : public MujocoTask {
     own.Set("include_cvel_in_observation", true);
     own.Set("include_qfrc_actuator_in_observation", true);
     own.Set("include_cfrc_ext_in_observation", true);
-    return MujocoConfig(xml_file, 5, own, camera);
+    return MujocoConfig(xml_file, 5, own, std::move(camera));
   }
 
   // The task's scalar infos are `info_names`; the tendons' lengths and

@@ -120,6 +120,7 @@ inline std::vector<ArraySpec> InfoSpecs(const mjModel& model,
                                         const std::vector<const char*>& names,
                                         std::vector<ArraySpec> more = {}) {
   std::vector<ArraySpec> info;
+  info.reserve(names.size() + more.size());
   for (const char* name : names) {
     info.push_back(MakeArray<double>(name, {}));
   }

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <span>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace envpool {
@@ -97,6 +98,39 @@ class NumpyRandom {
       }
     }
     return 0;
+  }
+
+  // numpy's random_interval(max): a uniform integer in [0, max] by masked
+  // rejection, the draw behind each swap of Generator.shuffle.
+  std::uint64_t Interval(std::uint64_t max) {
+    if (max == 0) {
+      return 0;
+    }
+    std::uint64_t mask = max;
+    for (unsigned shift = 1; shift < 64; shift *= 2) {
+      mask |= mask >> shift;
+    }
+    std::uint64_t value = 0;
+    if (max <= 0xFFFFFFFFULL) {
+      do {
+        value = NextUint32() & mask;
+      } while (value > max);
+    } else {
+      do {
+        value = NextUint64() & mask;
+      } while (value > max);
+    }
+    return value;
+  }
+
+  // Generator.shuffle(x) in place: for i from the last index down to 1, swap
+  // x[i] with x[Interval(i)].
+  template <typename T>
+  void Shuffle(std::span<T> items) {
+    for (std::size_t i = items.size(); i-- > 1;) {
+      const auto j = static_cast<std::size_t>(Interval(i));
+      std::swap(items[i], items[j]);
+    }
   }
 
  private:

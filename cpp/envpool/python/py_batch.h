@@ -70,6 +70,9 @@ class [[gnu::visibility("hidden")]] BatchViews {
       if (obs_spec_.IsDict()) {
         return DictViews(raw->Row(field, 0), n, owner);
       }
+      if (obs_spec_.is_text) {
+        return Texts(raw->Row(field, 0), n, obs_spec_.NumBytes());
+      }
       return array(field);
     };
     py::dict info;
@@ -116,6 +119,10 @@ class [[gnu::visibility("hidden")]] BatchViews {
       return DictViews(static_cast<const std::byte*>(out.data()),
                        static_cast<py::ssize_t>(ids.size()), out);
     }
+    if (obs_spec_.is_text) {
+      return Texts(static_cast<const std::byte*>(out.data()),
+                   static_cast<py::ssize_t>(ids.size()), obs_spec_.NumBytes());
+    }
     return out;
   }
 
@@ -138,6 +145,10 @@ class [[gnu::visibility("hidden")]] BatchViews {
                      const py::handle& owner) const {
     py::dict out;
     for (const ArraySpec& key : obs_spec_.keys) {
+      if (key.is_text) {
+        out[py::str(key.name)] = Texts(rows + key.offset, n, key.NumBytes());
+        continue;
+      }
       const auto item = static_cast<py::ssize_t>(DTypeSize(key.dtype));
       std::vector<py::ssize_t> shape{n};
       std::vector<py::ssize_t> strides{
@@ -153,6 +164,20 @@ class [[gnu::visibility("hidden")]] BatchViews {
       out[py::str(key.name)] = py::array(
           py::dtype(std::string(DTypeName(key.dtype))), shape, strides,
           static_cast<const void*>(rows + key.offset), owner);
+    }
+    return out;
+  }
+
+  // The texts (MakeText) at `first` and every obs_row_bytes_ after it, one
+  // per env: a tuple of str, as gymnasium's vector envs batch a Text space.
+  // Each runs to its first NUL or to `max_length` bytes.
+  py::tuple Texts(const std::byte* first, py::ssize_t n,
+                  std::size_t max_length) const {
+    py::tuple out(n);
+    for (py::ssize_t i = 0; i < n; ++i) {
+      const char* chars = reinterpret_cast<const char*>(
+          first + static_cast<std::size_t>(i) * obs_row_bytes_);
+      out[i] = py::str(chars, strnlen(chars, max_length));
     }
     return out;
   }

@@ -169,6 +169,10 @@ inline py::dict ToPython(const ArraySpec& spec) {
     out["keys"] = keys;
     out["tuple"] = spec.is_tuple;
   }
+  if (spec.is_text) {
+    out["text"] = true;
+    out["charset"] = spec.charset;
+  }
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -17,7 +18,8 @@ namespace envpool::python {
 
 // _numpy_random_draws(seed, calls): one NumpyRandom seeded with `seed` makes
 // the calls in order; each is ("random",), ("uniform", low, high),
-// ("integers", low, high), ("raw",) or ("categorical", [p0, p1, ...]).
+// ("integers", low, high), ("raw",), ("categorical", [p0, p1, ...]) or
+// ("shuffle", n), which shuffles the list [0, ..., n - 1].
 inline void RegisterNumpyRandomForTests(pybind11::module_& m) {
   namespace py = pybind11;
   m.def(
@@ -40,6 +42,13 @@ inline void RegisterNumpyRandomForTests(pybind11::module_& m) {
           } else if (name == "categorical") {
             const auto probs = call[1].cast<std::vector<double>>();
             out.append(rng.Categorical(probs));
+          } else if (name == "shuffle") {
+            std::vector<std::int64_t> items(call[1].cast<std::size_t>());
+            for (std::size_t i = 0; i < items.size(); ++i) {
+              items[i] = static_cast<std::int64_t>(i);
+            }
+            rng.Shuffle(std::span<std::int64_t>(items));
+            out.append(py::cast(items));
           } else {
             throw std::invalid_argument("unknown NumpyRandom call '" + name +
                                         "'");

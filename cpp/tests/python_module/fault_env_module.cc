@@ -4,9 +4,12 @@
 
 #include "envpool/python/py_env_pool.h"
 #include "fault_env.h"
+#include "text_env.h"
 
 PYBIND11_MODULE(envpool_fault_env, m) {
   envpool::python::RegisterEnv<envpool::testing::FaultEnv>(m, "FaultEnv");
   envpool::python::RegisterEnv<envpool::testing::FaultDictEnv>(m,
                                                                "FaultDictEnv");
+  envpool::python::RegisterEnv<envpool::testing::TextEnv>(m, "TextEnv");
+  envpool::python::RegisterEnv<envpool::testing::TextDictEnv>(m, "TextDictEnv");
 }

@@ -1,0 +1,1 @@
+"""minigrid's MiniGrid-* tasks, module ``envpool._minigrid``: ``tasks`` is the task table."""
