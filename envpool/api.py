@@ -14,6 +14,7 @@ from envpool import pool_options
 from envpool import spaces as envpool_spaces
 from envpool.dm import DmEnvPool
 from envpool.gymnasium_env import GymnasiumEnvPool
+from envpool.multi_agent import MultiAgentEnvPool
 from envpool.original_api import OriginalDmEnvPool, OriginalGymEnvPool, with_original_defaults
 from envpool.registry import TaskSpec, get_task
 from envpool.spec import Config, EnvSpec
@@ -63,6 +64,12 @@ def _build_spec(task: TaskSpec, env_cls: Any, pool: Config, resolved: dict[str, 
         action_spec=envpool_spaces.to_dm_spec(desc["action"]),
         info={d["name"]: (np.dtype(d["dtype"]), tuple(d["shape"])) for d in desc["info"]},
         render_fps=fps,
+        agent_observation_spaces={
+            agent["name"]: envpool_spaces.to_space(agent["obs"]) for agent in desc["agents"]
+        },
+        agent_action_spaces={
+            agent["name"]: envpool_spaces.to_space(agent["action"]) for agent in desc["agents"]
+        },
     )
 
 
@@ -150,6 +157,14 @@ def make(
     except BaseException:
         pool.close()
         raise
+    if spec.is_multi_agent:
+        if env_type == "dm":
+            pool.close()
+            raise ValueError(
+                f"{task_id} is a multi-agent task, which has no dm_env front end: leave "
+                "env_type at 'gymnasium' for the multi-agent pool (envpool.multi_agent)"
+            )
+        return MultiAgentEnvPool(pool, spec, mode, render_mode)
     if original_api:
         if env_type == "dm":
             return OriginalDmEnvPool(pool, spec)

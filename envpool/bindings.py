@@ -18,6 +18,7 @@ EXTENSION_MODULES = (
     "_box2d",
     "_mujoco",
     "_dmc",
+    "_mpe2",
     "_xla",
 )
 

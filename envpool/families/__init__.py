@@ -10,7 +10,8 @@ from envpool.families.atari import tasks as atari
 from envpool.families.box2d import tasks as box2d
 from envpool.families.classic_control import tasks as classic_control
 from envpool.families.dmc import tasks as dmc
+from envpool.families.mpe2 import tasks as mpe2
 from envpool.families.mujoco import tasks as mujoco
 from envpool.families.toy_text import tasks as toy_text
 
-__all__ = ["atari", "box2d", "classic_control", "dmc", "mujoco", "toy_text"]
+__all__ = ["atari", "box2d", "classic_control", "dmc", "mpe2", "mujoco", "toy_text"]

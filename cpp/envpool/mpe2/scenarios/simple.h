@@ -1,0 +1,70 @@
+// mpe2's simple (simple_v3): one agent walks to one landmark.
+#ifndef ENVPOOL_MPE2_SCENARIOS_SIMPLE_H_
+#define ENVPOOL_MPE2_SCENARIOS_SIMPLE_H_
+
+#include <cstddef>
+#include <vector>
+
+#include "envpool/core/config.h"
+#include "envpool/mpe2/mpe_env.h"
+#include "envpool/mpe2/world.h"
+#include "envpool/numpy/random.h"
+
+namespace envpool::mpe2 {
+
+class SimpleScenario {
+ public:
+  static Config DefaultConfig() { return {}; }
+  explicit SimpleScenario(const Config& /*config*/) {}
+
+  [[nodiscard]] World MakeWorld() const {
+    World world;
+    Entity agent = MakeAgent("agent_0");
+    agent.collide = false;
+    agent.silent = true;
+    world.entities.push_back(agent);
+    world.num_agents = 1;
+    Entity landmark = MakeLandmark("landmark 0");
+    landmark.collide = false;
+    world.entities.push_back(landmark);
+    return world;
+  }
+
+  void ResetWorld(World& world, NumpyRandom& rng) const {
+    world.agent(0).color = {0.25, 0.25, 0.25};
+    world.landmark(0).color = {0.75, 0.25, 0.25};
+    for (std::size_t i = 0; i < world.num_agents; ++i) {
+      world.agent(i).pos = UniformVec2(rng, -1, +1);
+      world.agent(i).vel = {0.0, 0.0};
+      world.agent(i).c.assign(static_cast<std::size_t>(world.dim_c), 0.0);
+    }
+    for (std::size_t i = 0; i < world.num_landmarks(); ++i) {
+      world.landmark(i).pos = UniformVec2(rng, -1, +1);
+      world.landmark(i).vel = {0.0, 0.0};
+    }
+  }
+
+  [[nodiscard]] double Reward(std::size_t agent, const World& world) const {
+    const Vec2 d = Relative(world.agent(agent), world.landmark(0));
+    return -(d[0] * d[0] + d[1] * d[1]);
+  }
+
+  [[nodiscard]] double GlobalReward(const World& /*world*/) const {
+    return 0.0;
+  }
+
+  void Observe(std::size_t agent, const World& world,
+               std::vector<double>& obs) const {
+    const Entity& self = world.agent(agent);
+    Append(obs, self.vel);
+    for (std::size_t i = 0; i < world.num_landmarks(); ++i) {
+      Append(obs, Relative(world.landmark(i), self));
+    }
+  }
+
+  [[nodiscard]] bool IsTerminal(const World& /*world*/) const { return false; }
+};
+
+}  // namespace envpool::mpe2
+
+#endif  // ENVPOOL_MPE2_SCENARIOS_SIMPLE_H_
