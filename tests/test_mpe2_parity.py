@@ -19,7 +19,15 @@ import pytest
 import envpool
 
 mpe2 = pytest.importorskip("mpe2")
-from mpe2 import simple_spread_v3, simple_v3  # noqa: E402  (after the importorskip)
+from mpe2 import (  # noqa: E402  (after the importorskip)
+    simple_adversary_v3,
+    simple_crypto_v3,
+    simple_push_v3,
+    simple_reference_v3,
+    simple_speaker_listener_v4,
+    simple_spread_v3,
+    simple_v3,
+)
 
 EPISODES = int(os.environ.get("ENVPOOL_MPE2_EPISODES", "2"))
 
@@ -31,6 +39,13 @@ CASES: list[tuple[str, Any, dict[str, Any]]] = [
     ("SimpleSpread-v3", simple_spread_v3, {"N": 5, "local_ratio": 0.25, "max_cycles": 30}),
     ("SimpleSpread-v3", simple_spread_v3, {"N": 2, "curriculum": True}),
     ("SimpleSpread-v3", simple_spread_v3, {"N": 1, "terminate_on_success": True}),
+    ("SimpleAdversary-v3", simple_adversary_v3, {}),
+    ("SimpleAdversary-v3", simple_adversary_v3, {"N": 4}),
+    ("SimpleCrypto-v3", simple_crypto_v3, {}),
+    ("SimplePush-v3", simple_push_v3, {}),
+    ("SimpleReference-v3", simple_reference_v3, {}),
+    ("SimpleReference-v3", simple_reference_v3, {"local_ratio": 0.1}),
+    ("SimpleSpeakerListener-v4", simple_speaker_listener_v4, {}),
 ]
 
 

@@ -1,13 +1,31 @@
 // The mpe2 scenarios, as the module envpool._mpe2.
 #include "envpool/mpe2/mpe_env.h"
 #include "envpool/mpe2/scenarios/simple.h"
+#include "envpool/mpe2/scenarios/simple_adversary.h"
+#include "envpool/mpe2/scenarios/simple_crypto.h"
+#include "envpool/mpe2/scenarios/simple_push.h"
+#include "envpool/mpe2/scenarios/simple_reference.h"
+#include "envpool/mpe2/scenarios/simple_speaker_listener.h"
 #include "envpool/mpe2/scenarios/simple_spread.h"
 #include "envpool/python/py_env_pool.h"
 
+namespace envpool::mpe2 {
+
+template <typename Scenario>
+void Register(pybind11::module_& m, const char* name) {
+  envpool::python::RegisterEnv<MpeEnv<Scenario>>(m, name);
+}
+
+}  // namespace envpool::mpe2
+
 PYBIND11_MODULE(_mpe2, m) {
-  using envpool::mpe2::MpeEnv;
-  envpool::python::RegisterEnv<MpeEnv<envpool::mpe2::SimpleScenario>>(m,
-                                                                      "Simple");
-  envpool::python::RegisterEnv<MpeEnv<envpool::mpe2::SimpleSpreadScenario>>(
-      m, "SimpleSpread");
+  namespace mpe2 = envpool::mpe2;
+  mpe2::Register<mpe2::SimpleScenario>(m, "Simple");
+  mpe2::Register<mpe2::SimpleAdversaryScenario>(m, "SimpleAdversary");
+  mpe2::Register<mpe2::SimpleCryptoScenario>(m, "SimpleCrypto");
+  mpe2::Register<mpe2::SimplePushScenario>(m, "SimplePush");
+  mpe2::Register<mpe2::SimpleReferenceScenario>(m, "SimpleReference");
+  mpe2::Register<mpe2::SimpleSpeakerListenerScenario>(m,
+                                                      "SimpleSpeakerListener");
+  mpe2::Register<mpe2::SimpleSpreadScenario>(m, "SimpleSpread");
 }

@@ -252,36 +252,6 @@ class MpeEnv {
   std::vector<double> obs_;
 };
 
-// Appends a 2-vector to an observation.
-inline void Append(std::vector<double>& obs, const Vec2& v) {
-  obs.push_back(v[0]);
-  obs.push_back(v[1]);
-}
-
-// b.pos - a.pos: b's position in a's frame.
-inline Vec2 Relative(const Entity& b, const Entity& a) {
-  return Vec2{b.pos[0] - a.pos[0], b.pos[1] - a.pos[1]};
-}
-
-// Agent() and Landmark() of core.py, named.
-inline Entity MakeAgent(std::string name) {
-  Entity agent;
-  agent.name = std::move(name);
-  agent.movable = true;
-  return agent;
-}
-inline Entity MakeLandmark(std::string name) {
-  Entity landmark;
-  landmark.name = std::move(name);
-  return landmark;
-}
-
-// np_random.uniform(low, high, 2).
-inline Vec2 UniformVec2(NumpyRandom& rng, double low, double high) {
-  const double x = rng.Uniform(low, high);
-  return Vec2{x, rng.Uniform(low, high)};
-}
-
 }  // namespace envpool::mpe2
 
 #endif  // ENVPOOL_MPE2_MPE_ENV_H_

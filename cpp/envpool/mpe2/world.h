@@ -26,7 +26,7 @@ struct Entity {
   double mass = 1.0;
   std::optional<double> max_speed;
   std::optional<double> accel;
-  std::array<double, 3> color{};
+  std::vector<double> color;  // RGB (simple_crypto: a dim_c code)
   Vec2 pos{};
   Vec2 vel{};
 
@@ -89,11 +89,16 @@ struct World {
     }
   }
 
-  // np.sqrt(np.sum(np.square(a.pos - b.pos))).
-  static double Distance(const Entity& a, const Entity& b) {
+  // np.sum(np.square(a.pos - b.pos)).
+  static double SquaredDistance(const Entity& a, const Entity& b) {
     const double dx = a.pos[0] - b.pos[0];
     const double dy = a.pos[1] - b.pos[1];
-    return std::sqrt(dx * dx + dy * dy);
+    return dx * dx + dy * dy;
+  }
+
+  // np.sqrt(np.sum(np.square(a.pos - b.pos))).
+  static double Distance(const Entity& a, const Entity& b) {
+    return std::sqrt(SquaredDistance(a, b));
   }
 
  private:

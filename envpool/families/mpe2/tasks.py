@@ -8,8 +8,17 @@ from envpool.registry import register_family, task
 
 _MODULE = "envpool._mpe2"
 
-TABLE = [
-    task("Simple-v3", f"{_MODULE}:Simple", render_fps=10),
-    task("SimpleSpread-v3", f"{_MODULE}:SimpleSpread", render_fps=10),
-]
+# task id -> the module's class; each scenario's mpe2 module is its snake_case name
+# with the id's version (simple_speaker_listener_v4)
+_SCENARIOS = {
+    "Simple-v3": "Simple",
+    "SimpleAdversary-v3": "SimpleAdversary",
+    "SimpleCrypto-v3": "SimpleCrypto",
+    "SimplePush-v3": "SimplePush",
+    "SimpleReference-v3": "SimpleReference",
+    "SimpleSpeakerListener-v4": "SimpleSpeakerListener",
+    "SimpleSpread-v3": "SimpleSpread",
+}
+
+TABLE = [task(task_id, f"{_MODULE}:{cls}", render_fps=10) for task_id, cls in _SCENARIOS.items()]
 register_family("mpe2", TABLE)

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "envpool/core/config.h"
-#include "envpool/mpe2/mpe_env.h"
+#include "envpool/mpe2/scenarios/common.h"
 #include "envpool/mpe2/world.h"
 #include "envpool/numpy/random.h"
 
@@ -33,20 +33,11 @@ class SimpleScenario {
   void ResetWorld(World& world, NumpyRandom& rng) const {
     world.agent(0).color = {0.25, 0.25, 0.25};
     world.landmark(0).color = {0.75, 0.25, 0.25};
-    for (std::size_t i = 0; i < world.num_agents; ++i) {
-      world.agent(i).pos = UniformVec2(rng, -1, +1);
-      world.agent(i).vel = {0.0, 0.0};
-      world.agent(i).c.assign(static_cast<std::size_t>(world.dim_c), 0.0);
-    }
-    for (std::size_t i = 0; i < world.num_landmarks(); ++i) {
-      world.landmark(i).pos = UniformVec2(rng, -1, +1);
-      world.landmark(i).vel = {0.0, 0.0};
-    }
+    PlaceEntities(world, rng);
   }
 
   [[nodiscard]] double Reward(std::size_t agent, const World& world) const {
-    const Vec2 d = Relative(world.agent(agent), world.landmark(0));
-    return -(d[0] * d[0] + d[1] * d[1]);
+    return -World::SquaredDistance(world.agent(agent), world.landmark(0));
   }
 
   [[nodiscard]] double GlobalReward(const World& /*world*/) const {

@@ -4,7 +4,6 @@
 #ifndef ENVPOOL_MPE2_SCENARIOS_SIMPLE_SPREAD_H_
 #define ENVPOOL_MPE2_SCENARIOS_SIMPLE_SPREAD_H_
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -12,7 +11,7 @@
 #include <vector>
 
 #include "envpool/core/config.h"
-#include "envpool/mpe2/mpe_env.h"
+#include "envpool/mpe2/scenarios/common.h"
 #include "envpool/mpe2/world.h"
 #include "envpool/numpy/random.h"
 
@@ -70,15 +69,7 @@ class SimpleSpreadScenario {
     for (std::size_t i = 0; i < world.num_landmarks(); ++i) {
       world.landmark(i).color = {0.25, 0.25, 0.25};
     }
-    for (std::size_t i = 0; i < world.num_agents; ++i) {
-      world.agent(i).pos = UniformVec2(rng, -1, +1);
-      world.agent(i).vel = {0.0, 0.0};
-      world.agent(i).c.assign(static_cast<std::size_t>(world.dim_c), 0.0);
-    }
-    for (std::size_t i = 0; i < world.num_landmarks(); ++i) {
-      world.landmark(i).pos = UniformVec2(rng, -1, +1);
-      world.landmark(i).vel = {0.0, 0.0};
-    }
+    PlaceEntities(world, rng);
   }
 
   [[nodiscard]] double Reward(std::size_t agent, const World& world) const {
@@ -117,7 +108,7 @@ class SimpleSpreadScenario {
     }
     for (std::size_t i = 0; i < world.num_agents; ++i) {
       if (i != agent) {
-        obs.insert(obs.end(), world.agent(i).c.begin(), world.agent(i).c.end());
+        Append(obs, world.agent(i).c);
       }
     }
   }
@@ -137,17 +128,6 @@ class SimpleSpreadScenario {
  private:
   static bool IsCollision(const Entity& a, const Entity& b) {
     return World::Distance(a, b) < a.size + b.size;
-  }
-
-  // min over agents of |agent.pos - landmark.pos| (Python's min: the first
-  // smallest).
-  static double NearestAgentDistance(const World& world,
-                                     const Entity& landmark) {
-    double nearest = World::Distance(world.agent(0), landmark);
-    for (std::size_t i = 1; i < world.num_agents; ++i) {
-      nearest = std::min(nearest, World::Distance(world.agent(i), landmark));
-    }
-    return nearest;
   }
 
   std::int64_t n_;

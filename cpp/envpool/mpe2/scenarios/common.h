@@ -1,0 +1,94 @@
+// What the scenarios share: building agents and landmarks, placing them, and
+// composing observations (np.concatenate of float64 pieces).
+#ifndef ENVPOOL_MPE2_SCENARIOS_COMMON_H_
+#define ENVPOOL_MPE2_SCENARIOS_COMMON_H_
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "envpool/mpe2/world.h"
+#include "envpool/numpy/random.h"
+
+namespace envpool::mpe2 {
+
+// Appends a 2-vector to an observation.
+inline void Append(std::vector<double>& obs, const Vec2& v) {
+  obs.push_back(v[0]);
+  obs.push_back(v[1]);
+}
+
+// b.pos - a.pos: b's position in a's frame.
+inline Vec2 Relative(const Entity& b, const Entity& a) {
+  return Vec2{b.pos[0] - a.pos[0], b.pos[1] - a.pos[1]};
+}
+
+// Agent() and Landmark() of core.py, named.
+inline Entity MakeAgent(std::string name) {
+  Entity agent;
+  agent.name = std::move(name);
+  agent.movable = true;
+  return agent;
+}
+inline Entity MakeLandmark(std::string name) {
+  Entity landmark;
+  landmark.name = std::move(name);
+  return landmark;
+}
+
+// np_random.uniform(low, high, 2).
+inline Vec2 UniformVec2(NumpyRandom& rng, double low, double high) {
+  const double x = rng.Uniform(low, high);
+  return Vec2{x, rng.Uniform(low, high)};
+}
+
+// Appends a vector (a colour, an utterance) to an observation.
+inline void Append(std::vector<double>& obs, const std::vector<double>& v) {
+  obs.insert(obs.end(), v.begin(), v.end());
+}
+
+// The usual end of reset_world: every agent at np_random.uniform(-1, +1, 2),
+// at rest and silent, then every landmark at uniform(-bound, +bound, 2).
+inline void PlaceEntities(World& world, NumpyRandom& rng,
+                          double landmark_bound = 1.0) {
+  for (std::size_t i = 0; i < world.num_agents; ++i) {
+    Entity& agent = world.agent(i);
+    agent.pos = UniformVec2(rng, -1, +1);
+    agent.vel = {0.0, 0.0};
+    agent.c.assign(static_cast<std::size_t>(world.dim_c), 0.0);
+  }
+  for (std::size_t i = 0; i < world.num_landmarks(); ++i) {
+    world.landmark(i).pos = UniformVec2(rng, -landmark_bound, +landmark_bound);
+    world.landmark(i).vel = {0.0, 0.0};
+  }
+}
+
+// Python's min() over the distances (np.sqrt of np.sum of squares) to
+// `target` of the agents i with include(i); at least one must be included.
+template <typename Include>
+double NearestDistance(const World& world, const Entity& target,
+                       Include include) {
+  bool first = true;
+  double nearest = 0.0;
+  for (std::size_t i = 0; i < world.num_agents; ++i) {
+    if (!include(i)) {
+      continue;
+    }
+    const double d = World::Distance(world.agent(i), target);
+    if (first || d < nearest) {
+      nearest = d;
+      first = false;
+    }
+  }
+  return nearest;
+}
+
+// NearestDistance over every agent.
+inline double NearestAgentDistance(const World& world, const Entity& target) {
+  return NearestDistance(world, target, [](std::size_t) { return true; });
+}
+
+}  // namespace envpool::mpe2
+
+#endif  // ENVPOOL_MPE2_SCENARIOS_COMMON_H_

@@ -1,0 +1,99 @@
+// mpe2's simple_push (simple_push_v3): a good agent reaches its goal
+// landmark while an adversary, which does not know the goal, pushes it away.
+#ifndef ENVPOOL_MPE2_SCENARIOS_SIMPLE_PUSH_H_
+#define ENVPOOL_MPE2_SCENARIOS_SIMPLE_PUSH_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "envpool/core/config.h"
+#include "envpool/mpe2/scenarios/common.h"
+#include "envpool/mpe2/world.h"
+#include "envpool/numpy/random.h"
+
+namespace envpool::mpe2 {
+
+class SimplePushScenario {
+ public:
+  static Config DefaultConfig() { return {}; }
+  explicit SimplePushScenario(const Config& /*config*/) {}
+
+  [[nodiscard]] World MakeWorld() const {
+    World world;
+    world.dim_c = 2;
+    world.num_agents = 2;
+    for (const char* name : {"adversary_0", "agent_0"}) {
+      Entity agent = MakeAgent(name);
+      agent.silent = true;
+      world.entities.push_back(agent);
+    }
+    for (int i = 0; i < 2; ++i) {
+      Entity landmark = MakeLandmark("landmark " + std::to_string(i));
+      landmark.collide = false;
+      world.entities.push_back(landmark);
+    }
+    return world;
+  }
+
+  void ResetWorld(World& world, NumpyRandom& rng) {
+    for (std::size_t i = 0; i < world.num_landmarks(); ++i) {
+      std::vector<double>& color = world.landmark(i).color;
+      color = {0.1, 0.1, 0.1};
+      color[i + 1] += 0.8;
+    }
+    goal_ = static_cast<std::size_t>(
+        rng.Integers(0, static_cast<std::int64_t>(world.num_landmarks())));
+    world.agent(0).color = {0.75, 0.25, 0.25};
+    world.agent(1).color = {0.25, 0.25, 0.25};
+    world.agent(1).color[goal_ + 1] += 0.5;
+    PlaceEntities(world, rng);
+  }
+
+  [[nodiscard]] double Reward(std::size_t agent, const World& world) const {
+    const Entity& goal = world.landmark(goal_);
+    if (agent == 1) {
+      return -World::Distance(world.agent(agent), goal);
+    }
+    const double good_distance =
+        NearestDistance(world, goal, [](std::size_t i) { return i != 0; });
+    return good_distance - World::Distance(goal, world.agent(agent));
+  }
+
+  [[nodiscard]] double GlobalReward(const World& /*world*/) const {
+    return 0.0;
+  }
+
+  void Observe(std::size_t agent, const World& world,
+               std::vector<double>& obs) const {
+    const Entity& self = world.agent(agent);
+    Append(obs, self.vel);
+    if (agent == 1) {
+      Append(obs, Relative(world.landmark(goal_), self));
+      Append(obs, self.color);
+    }
+    for (std::size_t l = 0; l < world.num_landmarks(); ++l) {
+      Append(obs, Relative(world.landmark(l), self));
+    }
+    if (agent == 1) {
+      for (std::size_t l = 0; l < world.num_landmarks(); ++l) {
+        Append(obs, world.landmark(l).color);
+      }
+    }
+    for (std::size_t i = 0; i < world.num_agents; ++i) {
+      if (i != agent) {
+        Append(obs, Relative(world.agent(i), self));
+      }
+    }
+  }
+
+  [[nodiscard]] bool IsTerminal(const World& /*world*/) const { return false; }
+
+ private:
+  std::size_t goal_ = 0;
+};
+
+}  // namespace envpool::mpe2
+
+#endif  // ENVPOOL_MPE2_SCENARIOS_SIMPLE_PUSH_H_
