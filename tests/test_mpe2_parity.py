@@ -26,6 +26,7 @@ from mpe2 import (  # noqa: E402  (after the importorskip)
     simple_reference_v3,
     simple_speaker_listener_v4,
     simple_spread_v3,
+    simple_tag_v3,
     simple_v3,
 )
 
@@ -46,6 +47,9 @@ CASES: list[tuple[str, Any, dict[str, Any]]] = [
     ("SimpleReference-v3", simple_reference_v3, {}),
     ("SimpleReference-v3", simple_reference_v3, {"local_ratio": 0.1}),
     ("SimpleSpeakerListener-v4", simple_speaker_listener_v4, {}),
+    ("SimpleTag-v3", simple_tag_v3, {}),
+    ("SimpleTag-v3", simple_tag_v3, {"num_good": 2, "num_adversaries": 2, "num_obstacles": 3}),
+    ("SimpleTag-v3", simple_tag_v3, {"curriculum": True, "terminate_on_success": True}),
 ]
 
 

@@ -7,6 +7,8 @@
 #include "envpool/mpe2/scenarios/simple_reference.h"
 #include "envpool/mpe2/scenarios/simple_speaker_listener.h"
 #include "envpool/mpe2/scenarios/simple_spread.h"
+#include "envpool/mpe2/scenarios/simple_tag.h"
+#include "envpool/numpy/py_numpy_parity.h"
 #include "envpool/python/py_env_pool.h"
 
 namespace envpool::mpe2 {
@@ -28,4 +30,7 @@ PYBIND11_MODULE(_mpe2, m) {
   mpe2::Register<mpe2::SimpleSpeakerListenerScenario>(m,
                                                       "SimpleSpeakerListener");
   mpe2::Register<mpe2::SimpleSpreadScenario>(m, "SimpleSpread");
+  mpe2::Register<mpe2::SimpleTagScenario>(m, "SimpleTag");
+  // np.exp in simple_tag's and simple_world_comm's boundary penalty
+  envpool::python::RegisterNumpyParity(m);
 }

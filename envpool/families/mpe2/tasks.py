@@ -4,6 +4,10 @@ after ``max_cycles`` steps (truncation), so the tasks have no separate time limi
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
+from envpool import numpy_parity
 from envpool.registry import register_family, task
 
 _MODULE = "envpool._mpe2"
@@ -18,7 +22,34 @@ _SCENARIOS = {
     "SimpleReference-v3": "SimpleReference",
     "SimpleSpeakerListener-v4": "SimpleSpeakerListener",
     "SimpleSpread-v3": "SimpleSpread",
+    "SimpleTag-v3": "SimpleTag",
 }
 
-TABLE = [task(task_id, f"{_MODULE}:{cls}", render_fps=10) for task_id, cls in _SCENARIOS.items()]
+_numpy_loops_installed = False
+NUMPY_LOOPS: list[str] = []
+"""The numpy functions whose own float64 kernels the scenarios call (np.exp in the
+boundary penalty of simple_tag and simple_world_comm), installed on first use."""
+
+
+def _module() -> Any:
+    """envpool._mpe2, handed numpy's float64 loops the first time."""
+    global _numpy_loops_installed
+    module = importlib.import_module(_MODULE)
+    if not _numpy_loops_installed:
+        NUMPY_LOOPS.extend(numpy_parity.install(module))
+        _numpy_loops_installed = True
+    return module
+
+
+def __getattr__(name: str) -> Any:
+    """The env classes (the table's entry points), loaded on first use."""
+    if name not in _SCENARIOS.values():
+        raise AttributeError(name)
+    return getattr(_module(), name)
+
+
+TABLE = [
+    task(task_id, f"envpool.families.mpe2.tasks:{cls}", render_fps=10)
+    for task_id, cls in _SCENARIOS.items()
+]
 register_family("mpe2", TABLE)

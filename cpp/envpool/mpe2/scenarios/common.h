@@ -10,6 +10,7 @@
 
 #include "envpool/mpe2/world.h"
 #include "envpool/numpy/random.h"
+#include "envpool/numpy/ufuncs.h"
 
 namespace envpool::mpe2 {
 
@@ -87,6 +88,24 @@ double NearestDistance(const World& world, const Entity& target,
 // NearestDistance over every agent.
 inline double NearestAgentDistance(const World& world, const Entity& target) {
   return NearestDistance(world, target, [](std::size_t) { return true; });
+}
+
+// The penalty for straying to |x| in one coordinate (simple_tag's and
+// simple_world_comm's bound()).
+inline double OutOfBoundsPenalty(double x) {
+  if (x < 0.9) {
+    return 0.0;
+  }
+  if (x < 1.0) {
+    return (x - 0.9) * 10;
+  }
+  const double e = NpExp(2 * x - 2);
+  return 10 < e ? 10.0 : e;  // Python's min(e, 10)
+}
+
+// Whether two entities overlap (the scenarios' is_collision).
+inline bool IsCollision(const Entity& a, const Entity& b) {
+  return World::Distance(a, b) < a.size + b.size;
 }
 
 }  // namespace envpool::mpe2

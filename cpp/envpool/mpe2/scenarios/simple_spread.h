@@ -126,10 +126,6 @@ class SimpleSpreadScenario {
   }
 
  private:
-  static bool IsCollision(const Entity& a, const Entity& b) {
-    return World::Distance(a, b) < a.size + b.size;
-  }
-
   std::int64_t n_;
   bool collision_penalty_;
   bool terminate_on_success_;
