@@ -20,14 +20,17 @@ import envpool
 
 mpe2 = pytest.importorskip("mpe2")
 from mpe2 import (  # noqa: E402  (after the importorskip)
+    collect_treasure_v1,
     simple_adversary_v3,
     simple_crypto_v3,
+    simple_line_v1,
     simple_push_v3,
     simple_reference_v3,
     simple_speaker_listener_v4,
     simple_spread_v3,
     simple_tag_v3,
     simple_v3,
+    simple_world_comm_v3,
 )
 
 EPISODES = int(os.environ.get("ENVPOOL_MPE2_EPISODES", "2"))
@@ -50,6 +53,20 @@ CASES: list[tuple[str, Any, dict[str, Any]]] = [
     ("SimpleTag-v3", simple_tag_v3, {}),
     ("SimpleTag-v3", simple_tag_v3, {"num_good": 2, "num_adversaries": 2, "num_obstacles": 3}),
     ("SimpleTag-v3", simple_tag_v3, {"curriculum": True, "terminate_on_success": True}),
+    ("SimpleWorldComm-v3", simple_world_comm_v3, {}),
+    (
+        "SimpleWorldComm-v3",
+        simple_world_comm_v3,
+        {"num_good": 3, "num_adversaries": 2, "num_food": 3, "num_forests": 3},
+    ),
+    ("SimpleLine-v1", simple_line_v1, {}),
+    ("SimpleLine-v1", simple_line_v1, {"N": 7, "terminate_on_success": True}),
+    ("CollectTreasure-v1", collect_treasure_v1, {}),
+    (
+        "CollectTreasure-v1",
+        collect_treasure_v1,
+        {"num_collectors": 3, "num_deposits": 3, "num_treasures": 9, "max_cycles": 60},
+    ),
 ]
 
 

@@ -1,13 +1,16 @@
 // The mpe2 scenarios, as the module envpool._mpe2.
 #include "envpool/mpe2/mpe_env.h"
+#include "envpool/mpe2/scenarios/collect_treasure.h"
 #include "envpool/mpe2/scenarios/simple.h"
 #include "envpool/mpe2/scenarios/simple_adversary.h"
 #include "envpool/mpe2/scenarios/simple_crypto.h"
+#include "envpool/mpe2/scenarios/simple_line.h"
 #include "envpool/mpe2/scenarios/simple_push.h"
 #include "envpool/mpe2/scenarios/simple_reference.h"
 #include "envpool/mpe2/scenarios/simple_speaker_listener.h"
 #include "envpool/mpe2/scenarios/simple_spread.h"
 #include "envpool/mpe2/scenarios/simple_tag.h"
+#include "envpool/mpe2/scenarios/simple_world_comm.h"
 #include "envpool/numpy/py_numpy_parity.h"
 #include "envpool/python/py_env_pool.h"
 
@@ -31,6 +34,9 @@ PYBIND11_MODULE(_mpe2, m) {
                                                       "SimpleSpeakerListener");
   mpe2::Register<mpe2::SimpleSpreadScenario>(m, "SimpleSpread");
   mpe2::Register<mpe2::SimpleTagScenario>(m, "SimpleTag");
+  mpe2::Register<mpe2::SimpleWorldCommScenario>(m, "SimpleWorldComm");
+  mpe2::Register<mpe2::SimpleLineScenario>(m, "SimpleLine");
+  mpe2::Register<mpe2::CollectTreasureScenario>(m, "CollectTreasure");
   // np.exp in simple_tag's and simple_world_comm's boundary penalty
   envpool::python::RegisterNumpyParity(m);
 }

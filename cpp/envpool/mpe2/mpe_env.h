@@ -8,7 +8,11 @@
 //   World MakeWorld() const;
 //   void ResetWorld(World&, NumpyRandom&);
 //   double Reward(std::size_t agent, const World&) const;
-//   double GlobalReward(const World&) const;   used when local_ratio is set
+//   double GlobalReward(const World&);   used when local_ratio is set
+// and optionally
+//   static constexpr double kLocalRatio;   a local_ratio that is no option
+//   void PostStep(World&);                 run after the physics, before
+//                                          the rewards
 //   void Observe(std::size_t agent, const World&, std::vector<double>&) const;
 //   bool IsTerminal(const World&) const;
 // The env draws from numpy's Generator, seeded as seeding.np_random(seed), so
@@ -97,7 +101,9 @@ class MpeEnv {
         agent_actions_(Spec(config).agents),
         max_cycles_(config.Get<std::int64_t>("max_cycles")),
         continuous_(config.Get<bool>("continuous_actions")) {
-    if (config.Contains("local_ratio")) {
+    if constexpr (requires { Scenario::kLocalRatio; }) {
+      local_ratio_ = Scenario::kLocalRatio;
+    } else if (config.Contains("local_ratio")) {
       local_ratio_ = config.Get<double>("local_ratio");
     }
   }
@@ -123,6 +129,9 @@ class MpeEnv {
       SetAction(i, action);
     }
     world_.Step();
+    if constexpr (requires { scenario_.PostStep(world_); }) {
+      scenario_.PostStep(world_);
+    }
     double global_reward = 0.0;
     if (local_ratio_) {
       global_reward = scenario_.GlobalReward(world_);

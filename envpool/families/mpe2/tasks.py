@@ -23,6 +23,9 @@ _SCENARIOS = {
     "SimpleSpeakerListener-v4": "SimpleSpeakerListener",
     "SimpleSpread-v3": "SimpleSpread",
     "SimpleTag-v3": "SimpleTag",
+    "SimpleWorldComm-v3": "SimpleWorldComm",
+    "SimpleLine-v1": "SimpleLine",
+    "CollectTreasure-v1": "CollectTreasure",
 }
 
 _numpy_loops_installed = False
