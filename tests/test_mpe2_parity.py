@@ -23,6 +23,7 @@ from mpe2 import (  # noqa: E402  (after the importorskip)
     collect_treasure_v1,
     simple_adversary_v3,
     simple_crypto_v3,
+    simple_formation_v1,
     simple_line_v1,
     simple_push_v3,
     simple_reference_v3,
@@ -61,6 +62,8 @@ CASES: list[tuple[str, Any, dict[str, Any]]] = [
     ),
     ("SimpleLine-v1", simple_line_v1, {}),
     ("SimpleLine-v1", simple_line_v1, {"N": 7, "terminate_on_success": True}),
+    ("SimpleFormation-v1", simple_formation_v1, {}),
+    ("SimpleFormation-v1", simple_formation_v1, {"N": 6, "terminate_on_success": True}),
     ("CollectTreasure-v1", collect_treasure_v1, {}),
     (
         "CollectTreasure-v1",

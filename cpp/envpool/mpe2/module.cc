@@ -4,6 +4,7 @@
 #include "envpool/mpe2/scenarios/simple.h"
 #include "envpool/mpe2/scenarios/simple_adversary.h"
 #include "envpool/mpe2/scenarios/simple_crypto.h"
+#include "envpool/mpe2/scenarios/simple_formation.h"
 #include "envpool/mpe2/scenarios/simple_line.h"
 #include "envpool/mpe2/scenarios/simple_push.h"
 #include "envpool/mpe2/scenarios/simple_reference.h"
@@ -11,6 +12,7 @@
 #include "envpool/mpe2/scenarios/simple_spread.h"
 #include "envpool/mpe2/scenarios/simple_tag.h"
 #include "envpool/mpe2/scenarios/simple_world_comm.h"
+#include "envpool/numpy/py_numpy_binary_parity.h"
 #include "envpool/numpy/py_numpy_parity.h"
 #include "envpool/python/py_env_pool.h"
 
@@ -36,7 +38,10 @@ PYBIND11_MODULE(_mpe2, m) {
   mpe2::Register<mpe2::SimpleTagScenario>(m, "SimpleTag");
   mpe2::Register<mpe2::SimpleWorldCommScenario>(m, "SimpleWorldComm");
   mpe2::Register<mpe2::SimpleLineScenario>(m, "SimpleLine");
+  mpe2::Register<mpe2::SimpleFormationScenario>(m, "SimpleFormation");
   mpe2::Register<mpe2::CollectTreasureScenario>(m, "CollectTreasure");
   // np.exp in simple_tag's and simple_world_comm's boundary penalty
   envpool::python::RegisterNumpyParity(m);
+  // np.arctan2 in simple_formation's target angle
+  envpool::python::RegisterNumpyBinaryParity(m);
 }

@@ -25,13 +25,16 @@ _SCENARIOS = {
     "SimpleTag-v3": "SimpleTag",
     "SimpleWorldComm-v3": "SimpleWorldComm",
     "SimpleLine-v1": "SimpleLine",
+    "SimpleFormation-v1": "SimpleFormation",
     "CollectTreasure-v1": "CollectTreasure",
 }
 
 _numpy_loops_installed = False
 NUMPY_LOOPS: list[str] = []
 """The numpy functions whose own float64 kernels the scenarios call (np.exp in the
-boundary penalty of simple_tag and simple_world_comm), installed on first use."""
+boundary penalty of simple_tag and simple_world_comm, np.cos, np.sin and np.arctan2 in
+simple_line's and simple_formation's slots, the BLAS's ddot in np.linalg.norm),
+installed on first use."""
 
 
 def _module() -> Any:
