@@ -13,12 +13,14 @@ the batch memory (no copy; each agent's rows are strided). ``observation_space(a
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
+from envpool import spaces as envpool_spaces
 from envpool._frontend import PoolHandle
 from envpool.spec import EnvSpec
 
@@ -43,6 +45,16 @@ class MultiAgentEnvPool(PoolHandle):
         self.is_async = self.batch_size < self.num_envs
         self.observation_spaces: dict[str, spaces.Space] = dict(spec.agent_observation_spaces)
         self.action_spaces: dict[str, spaces.Space] = dict(spec.agent_action_spaces)
+        self.single_observation_space = spaces.Dict(OrderedDict(self.observation_spaces))
+        """Every agent's observation space in one env, keyed by agent (in agent order)."""
+        self.single_action_space = spaces.Dict(OrderedDict(self.action_spaces))
+        self.batched_observation_space = envpool_spaces.batch(
+            self.single_observation_space, self.num_envs
+        )
+        """The form of ``obs`` from a sync step: each agent's space with a num_envs axis."""
+        self.batched_action_space = envpool_spaces.batch(self.single_action_space, self.num_envs)
+        """The form ``step(actions)`` takes in sync mode (its ``sample()`` is a valid
+        ``actions``)."""
         self.possible_agents: list[str] = list(self.observation_spaces)
         self.agents: list[str] = self.possible_agents[:]
         """Every agent of the task; in a batch an agent that has left an env reads False in
