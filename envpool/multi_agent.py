@@ -60,11 +60,13 @@ class MultiAgentEnvPool(PoolHandle):
         """Every agent of the task; in a batch an agent that has left an env reads False in
         ``infos[agent]["active"]``."""
         self._index = {name: i for i, name in enumerate(self.possible_agents)}
-        self._slots: dict[str, tuple[int, spaces.Space]] = {}
+        # each agent's first column in the packed action row, and its action's shape
+        self._slots: dict[str, tuple[int, spaces.Space, tuple[int, ...]]] = {}
         offset = 0
         for name, space in self.action_spaces.items():
-            self._slots[name] = (offset, space)
-            offset += 1 if isinstance(space, spaces.Discrete) else int(np.prod(space.shape))
+            shape = tuple(space.shape or ())
+            self._slots[name] = (offset, space, shape)
+            offset += int(np.prod(shape, dtype=np.int64))
         self._action_width = offset
         self.metadata: dict[str, Any] = {"autoreset_mode": autoreset_mode, "render_modes": []}
         if spec.render_fps is not None:
@@ -133,7 +135,7 @@ class MultiAgentEnvPool(PoolHandle):
         for agent in actions:
             self._known(agent)
         packed = np.empty((n, self._action_width), dtype=np.float32)
-        for agent, (offset, space) in self._slots.items():
+        for agent, (offset, space, shape) in self._slots.items():
             if agent not in actions:
                 raise ValueError(f"actions lack agent {agent!r}; give one for each agent")
             value = np.asarray(actions[agent])
@@ -155,15 +157,15 @@ class MultiAgentEnvPool(PoolHandle):
                     )
                 packed[:, offset] = value
             else:
-                width = int(np.prod(space.shape))
+                width = int(np.prod(shape, dtype=np.int64))
                 if value.dtype.kind != "f":
                     raise TypeError(
                         f"agent {agent!r}'s continuous actions need a float dtype, got "
                         f"{value.dtype}"
                     )
-                if value.shape != (n, *space.shape):
+                if value.shape != (n, *shape):
                     raise ValueError(
-                        f"agent {agent!r}'s actions must have shape {(n, *space.shape)} "
+                        f"agent {agent!r}'s actions must have shape {(n, *shape)} "
                         f"(one row per env), got {value.shape}"
                     )
                 packed[:, offset : offset + width] = value.reshape(n, width)
