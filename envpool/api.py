@@ -203,3 +203,19 @@ def make_gym(task_id: str, **kwargs: Any) -> Any:
 def make_dm(task_id: str, **kwargs: Any) -> Any:
     """``make(task_id, env_type="dm", ...)``: a batched dm_env.Environment."""
     return make(task_id, env_type="dm", **kwargs)
+
+
+def make_pettingzoo(task_id: str, **kwargs: Any) -> Any:
+    """One env of the multi-agent task ``task_id`` as a ``pettingzoo.ParallelEnv``
+    (envpool/pettingzoo_env.py). Takes make()'s seed (the first reset's, unless reset is
+    given one) and the task's options; needs pettingzoo."""
+    for name in ("num_envs", "batch_size", "autoreset_mode"):
+        if name in kwargs:
+            raise TypeError(f"make_pettingzoo() runs one env and takes no {name}")
+    from envpool.pettingzoo_env import PettingZooEnv  # imports pettingzoo
+
+    pool = make(task_id, num_envs=1, autoreset_mode="disabled", **kwargs)
+    if not isinstance(pool, MultiAgentEnvPool):
+        pool.close()
+        raise ValueError(f"{task_id} is not a multi-agent task; use envpool.make")
+    return PettingZooEnv(pool)
