@@ -14,7 +14,7 @@ from envpool.errors import CallOrderError
 from envpool.multi_agent import MultiAgentEnvPool
 
 
-class PettingZooEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyped here
+class PettingZooEnv(ParallelEnv):
     """One env of a multi-agent task behind PettingZoo's parallel API: ``reset`` gives
     ``(observations, infos)`` and ``step(actions)`` five dicts keyed by the agents alive
     before the step; an agent whose episode ended leaves ``agents``."""
@@ -74,7 +74,7 @@ class PettingZooEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyped
         }
         obs, rewards, terminations, truncations, infos = self._pool.step(batch)
         live = self.agents
-        result = (
+        result: tuple[dict[str, Any], ...] = (
             {a: obs[a][0] for a in live},
             {a: float(rewards[a][0]) for a in live},
             {a: bool(terminations[a][0]) for a in live},
