@@ -5,9 +5,11 @@ from __future__ import annotations
 import difflib
 import inspect
 import os
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from envpool import pool_options
@@ -55,11 +57,21 @@ def _build_spec(task: TaskSpec, env_cls: Any, pool: Config, resolved: dict[str, 
     scalar = {k: _first_env_value(v, defaults[k]) for k, v in resolved.items()}
     desc = env_cls.spec(scalar)
     fps = task.render_fps({**defaults, **scalar})
+    agent_actions = {
+        agent["name"]: envpool_spaces.to_space(agent["action"]) for agent in desc["agents"]
+    }
+    # a multi-agent task's actions are one space per agent (the env's packed float32 row
+    # is the engine's business, envpool/multi_agent.py packs it)
+    action_space = (
+        spaces.Dict(OrderedDict(agent_actions))
+        if agent_actions
+        else envpool_spaces.to_space(desc["action"])
+    )
     return EnvSpec(
         task_id=task.task_id,
         config=Config({**pool, **defaults, **resolved}),
         observation_space=envpool_spaces.to_space(desc["obs"]),
-        action_space=envpool_spaces.to_space(desc["action"]),
+        action_space=action_space,
         observation_spec=envpool_spaces.to_dm_spec(desc["obs"]),
         action_spec=envpool_spaces.to_dm_spec(desc["action"]),
         info={d["name"]: (np.dtype(d["dtype"]), tuple(d["shape"])) for d in desc["info"]},
@@ -67,9 +79,7 @@ def _build_spec(task: TaskSpec, env_cls: Any, pool: Config, resolved: dict[str, 
         agent_observation_spaces={
             agent["name"]: envpool_spaces.to_space(agent["obs"]) for agent in desc["agents"]
         },
-        agent_action_spaces={
-            agent["name"]: envpool_spaces.to_space(agent["action"]) for agent in desc["agents"]
-        },
+        agent_action_spaces=agent_actions,
     )
 
 

@@ -261,6 +261,8 @@ def test_spec_describes_the_agents() -> None:
         "agent_0",
     ]
     assert spec.agent_action_spaces["leadadversary_0"].n == 20
+    assert dict(spec.action_space.spaces) == spec.agent_action_spaces
+    assert dict(spec.observation_space.spaces) == spec.agent_observation_spaces
     assert not envpool.make_spec("CartPole-v1").is_multi_agent
 
 
