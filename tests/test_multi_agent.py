@@ -12,23 +12,8 @@ import numpy as np
 import pytest
 
 import envpool
+from envpool.families.mpe2.tasks import MPE2_MODULES
 from envpool.multi_agent import MultiAgentEnvPool
-
-# task id -> mpe2's module for it
-MPE2_MODULES = {
-    "Simple-v3": "simple_v3",
-    "SimpleAdversary-v3": "simple_adversary_v3",
-    "SimpleCrypto-v3": "simple_crypto_v3",
-    "SimplePush-v3": "simple_push_v3",
-    "SimpleReference-v3": "simple_reference_v3",
-    "SimpleSpeakerListener-v4": "simple_speaker_listener_v4",
-    "SimpleSpread-v3": "simple_spread_v3",
-    "SimpleTag-v3": "simple_tag_v3",
-    "SimpleWorldComm-v3": "simple_world_comm_v3",
-    "SimpleLine-v1": "simple_line_v1",
-    "SimpleFormation-v1": "simple_formation_v1",
-    "CollectTreasure-v1": "collect_treasure_v1",
-}
 
 
 def sample_actions(pool: MultiAgentEnvPool, n: int, seed: int = 0) -> dict[str, np.ndarray]:

@@ -10,29 +10,15 @@ import numpy as np
 import pytest
 
 import envpool
+from envpool.families.mpe2.tasks import MPE2_MODULES
 
 pytest.importorskip("pettingzoo")
 pytest.importorskip("mpe2")
 from pettingzoo.test import parallel_api_test, parallel_seed_test
 
-TASKS = {
-    "Simple-v3": "simple_v3",
-    "SimpleAdversary-v3": "simple_adversary_v3",
-    "SimpleCrypto-v3": "simple_crypto_v3",
-    "SimplePush-v3": "simple_push_v3",
-    "SimpleReference-v3": "simple_reference_v3",
-    "SimpleSpeakerListener-v4": "simple_speaker_listener_v4",
-    "SimpleSpread-v3": "simple_spread_v3",
-    "SimpleTag-v3": "simple_tag_v3",
-    "SimpleWorldComm-v3": "simple_world_comm_v3",
-    "SimpleLine-v1": "simple_line_v1",
-    "SimpleFormation-v1": "simple_formation_v1",
-    "CollectTreasure-v1": "collect_treasure_v1",
-}
-
 
 @pytest.mark.parametrize("continuous", [False, True], ids=["discrete", "continuous"])
-@pytest.mark.parametrize("task_id", sorted(TASKS))
+@pytest.mark.parametrize("task_id", sorted(MPE2_MODULES))
 def test_pettingzoo_api_and_seed_tests_pass(task_id: str, continuous: bool) -> None:
     env = envpool.make_pettingzoo(task_id, continuous_actions=continuous)
     parallel_api_test(env, num_cycles=60)
@@ -44,7 +30,7 @@ def test_pettingzoo_api_and_seed_tests_pass(task_id: str, continuous: bool) -> N
 
 @pytest.mark.parametrize("task_id", ["SimpleSpread-v3", "SimpleWorldComm-v3"])
 def test_equals_mpe2_parallel_env(task_id: str) -> None:
-    ref = importlib.import_module(f"mpe2.{TASKS[task_id]}").parallel_env(max_cycles=10)
+    ref = importlib.import_module(f"mpe2.{MPE2_MODULES[task_id]}").parallel_env(max_cycles=10)
     env = envpool.make_pettingzoo(task_id, max_cycles=10)
     for seed in (3, None, 4):
         obs, infos = env.reset(seed=seed)

@@ -8,13 +8,15 @@
 //   World MakeWorld() const;
 //   void ResetWorld(World&, NumpyRandom&);
 //   double Reward(std::size_t agent, const World&) const;
-//   double GlobalReward(const World&);   used when local_ratio is set
+//   void Observe(std::size_t agent, const World&, std::vector<double>&) const;
 // and optionally
+//   double GlobalReward(const World&);     the shared reward that local_ratio
+//                                          (an option, or kLocalRatio) blends
+//                                          in
 //   static constexpr double kLocalRatio;   a local_ratio that is no option
 //   void PostStep(World&);                 run after the physics, before
 //                                          the rewards
-//   void Observe(std::size_t agent, const World&, std::vector<double>&) const;
-//   bool IsTerminal(const World&) const;
+//   bool IsTerminal(const World&) const;   an early end (default: never)
 // The env draws from numpy's Generator, seeded as seeding.np_random(seed), so
 // env i of a pool seeded s replays the reference's env reset with seed s + i.
 #ifndef ENVPOOL_MPE2_MPE_ENV_H_
@@ -133,8 +135,10 @@ class MpeEnv {
       scenario_.PostStep(world_);
     }
     double global_reward = 0.0;
-    if (local_ratio_) {
-      global_reward = scenario_.GlobalReward(world_);
+    if constexpr (requires { scenario_.GlobalReward(world_); }) {
+      if (local_ratio_) {
+        global_reward = scenario_.GlobalReward(world_);
+      }
     }
     auto rewards = AgentRewards(out);
     double total = 0.0;
@@ -152,7 +156,9 @@ class MpeEnv {
     if (steps_ >= max_cycles_) {
       out.truncated = true;
     } else {
-      terminal = scenario_.IsTerminal(world_);
+      if constexpr (requires { scenario_.IsTerminal(world_); }) {
+        terminal = scenario_.IsTerminal(world_);
+      }
     }
     auto terminations = AgentTerminations(out);
     auto active = AgentActive(out);

@@ -12,22 +12,23 @@ from envpool.registry import register_family, task
 
 _MODULE = "envpool._mpe2"
 
-# task id -> the module's class; each scenario's mpe2 module is its snake_case name
-# with the id's version (simple_speaker_listener_v4)
+# task id -> (its class in envpool._mpe2, its scenario's module in mpe2: the reference)
 _SCENARIOS = {
-    "Simple-v3": "Simple",
-    "SimpleAdversary-v3": "SimpleAdversary",
-    "SimpleCrypto-v3": "SimpleCrypto",
-    "SimplePush-v3": "SimplePush",
-    "SimpleReference-v3": "SimpleReference",
-    "SimpleSpeakerListener-v4": "SimpleSpeakerListener",
-    "SimpleSpread-v3": "SimpleSpread",
-    "SimpleTag-v3": "SimpleTag",
-    "SimpleWorldComm-v3": "SimpleWorldComm",
-    "SimpleLine-v1": "SimpleLine",
-    "SimpleFormation-v1": "SimpleFormation",
-    "CollectTreasure-v1": "CollectTreasure",
+    "Simple-v3": ("Simple", "simple_v3"),
+    "SimpleAdversary-v3": ("SimpleAdversary", "simple_adversary_v3"),
+    "SimpleCrypto-v3": ("SimpleCrypto", "simple_crypto_v3"),
+    "SimplePush-v3": ("SimplePush", "simple_push_v3"),
+    "SimpleReference-v3": ("SimpleReference", "simple_reference_v3"),
+    "SimpleSpeakerListener-v4": ("SimpleSpeakerListener", "simple_speaker_listener_v4"),
+    "SimpleSpread-v3": ("SimpleSpread", "simple_spread_v3"),
+    "SimpleTag-v3": ("SimpleTag", "simple_tag_v3"),
+    "SimpleWorldComm-v3": ("SimpleWorldComm", "simple_world_comm_v3"),
+    "SimpleLine-v1": ("SimpleLine", "simple_line_v1"),
+    "SimpleFormation-v1": ("SimpleFormation", "simple_formation_v1"),
+    "CollectTreasure-v1": ("CollectTreasure", "collect_treasure_v1"),
 }
+MPE2_MODULES = {task_id: module for task_id, (_, module) in _SCENARIOS.items()}
+"""Each task's scenario in mpe2: ``mpe2.<module>.parallel_env(**options)``."""
 
 _numpy_loops_installed = False
 NUMPY_LOOPS: list[str] = []
@@ -49,13 +50,13 @@ def _module() -> Any:
 
 def __getattr__(name: str) -> Any:
     """The env classes (the table's entry points), loaded on first use."""
-    if name not in _SCENARIOS.values():
+    if name not in {cls for cls, _ in _SCENARIOS.values()}:
         raise AttributeError(name)
     return getattr(_module(), name)
 
 
 TABLE = [
     task(task_id, f"envpool.families.mpe2.tasks:{cls}", render_fps=10)
-    for task_id, cls in _SCENARIOS.items()
+    for task_id, (cls, _) in _SCENARIOS.items()
 ]
 register_family("mpe2", TABLE)

@@ -175,10 +175,6 @@ class CollectTreasureScenario {
     return reward + (collecting_reward_ + deposit_reward_);
   }
 
-  [[nodiscard]] double GlobalReward(const World& /*world*/) const {
-    return 0.0;
-  }
-
   void Observe(std::size_t agent, const World& world,
                std::vector<double>& obs) const {
     const Entity& self = world.agent(agent);
@@ -234,8 +230,6 @@ class CollectTreasureScenario {
       }
     }
   }
-
-  [[nodiscard]] bool IsTerminal(const World& /*world*/) const { return false; }
 
  private:
   static std::size_t AtLeastOne(const Config& config, const char* name) {

@@ -44,6 +44,24 @@ inline Vec2 UniformVec2(NumpyRandom& rng, double low, double high) {
   return Vec2{x, rng.Uniform(low, high)};
 }
 
+// Every landmark's position relative to `self`, in order.
+inline void AppendLandmarksSeenBy(std::vector<double>& obs, const World& world,
+                                  const Entity& self) {
+  for (std::size_t l = 0; l < world.num_landmarks(); ++l) {
+    Append(obs, Relative(world.landmark(l), self));
+  }
+}
+
+// Every other agent's position relative to agent `agent`, in order.
+inline void AppendOthersSeenBy(std::vector<double>& obs, const World& world,
+                               std::size_t agent) {
+  for (std::size_t i = 0; i < world.num_agents; ++i) {
+    if (i != agent) {
+      Append(obs, Relative(world.agent(i), world.agent(agent)));
+    }
+  }
+}
+
 // Appends a vector (a colour, an utterance) to an observation.
 inline void Append(std::vector<double>& obs, const std::vector<double>& v) {
   obs.insert(obs.end(), v.begin(), v.end());

@@ -40,10 +40,6 @@ class SimpleScenario {
     return -World::SquaredDistance(world.agent(agent), world.landmark(0));
   }
 
-  [[nodiscard]] double GlobalReward(const World& /*world*/) const {
-    return 0.0;
-  }
-
   void Observe(std::size_t agent, const World& world,
                std::vector<double>& obs) const {
     const Entity& self = world.agent(agent);
@@ -52,8 +48,6 @@ class SimpleScenario {
       Append(obs, Relative(world.landmark(i), self));
     }
   }
-
-  [[nodiscard]] bool IsTerminal(const World& /*world*/) const { return false; }
 };
 
 }  // namespace envpool::mpe2

@@ -80,27 +80,15 @@ class SimpleAdversaryScenario {
     return position_reward + adversary_reward;
   }
 
-  [[nodiscard]] double GlobalReward(const World& /*world*/) const {
-    return 0.0;
-  }
-
   void Observe(std::size_t agent, const World& world,
                std::vector<double>& obs) const {
     const Entity& self = world.agent(agent);
     if (!IsAdversary(agent)) {
       Append(obs, Relative(world.landmark(goal_), self));
     }
-    for (std::size_t l = 0; l < world.num_landmarks(); ++l) {
-      Append(obs, Relative(world.landmark(l), self));
-    }
-    for (std::size_t i = 0; i < world.num_agents; ++i) {
-      if (i != agent) {
-        Append(obs, Relative(world.agent(i), self));
-      }
-    }
+    AppendLandmarksSeenBy(obs, world, self);
+    AppendOthersSeenBy(obs, world, agent);
   }
-
-  [[nodiscard]] bool IsTerminal(const World& /*world*/) const { return false; }
 
  private:
   static bool IsAdversary(std::size_t agent) { return agent < kAdversaries; }

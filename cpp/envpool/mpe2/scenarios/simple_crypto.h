@@ -79,10 +79,6 @@ class SimpleCryptoScenario {
     return adversary + good;
   }
 
-  [[nodiscard]] double GlobalReward(const World& /*world*/) const {
-    return 0.0;
-  }
-
   void Observe(std::size_t agent, const World& world,
                std::vector<double>& obs) const {
     const std::vector<double>& key = world.landmark(key_).color;
@@ -96,8 +92,6 @@ class SimpleCryptoScenario {
     }
     Append(obs, world.agent(kAlice).c);
   }
-
-  [[nodiscard]] bool IsTerminal(const World& /*world*/) const { return false; }
 
  private:
   // Whether the agent's utterance is not all zeros.

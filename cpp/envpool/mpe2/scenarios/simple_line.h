@@ -114,9 +114,7 @@ class SimpleLineScenario {
     const Entity& self = world.agent(agent);
     Append(obs, self.vel);
     Append(obs, self.pos);
-    for (std::size_t l = 0; l < world.num_landmarks(); ++l) {
-      Append(obs, Relative(world.landmark(l), self));
-    }
+    AppendLandmarksSeenBy(obs, world, self);
   }
 
   [[nodiscard]] bool IsTerminal(const World& /*world*/) const {

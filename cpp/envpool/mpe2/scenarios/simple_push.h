@@ -61,10 +61,6 @@ class SimplePushScenario {
     return good_distance - World::Distance(goal, world.agent(agent));
   }
 
-  [[nodiscard]] double GlobalReward(const World& /*world*/) const {
-    return 0.0;
-  }
-
   void Observe(std::size_t agent, const World& world,
                std::vector<double>& obs) const {
     const Entity& self = world.agent(agent);
@@ -73,22 +69,14 @@ class SimplePushScenario {
       Append(obs, Relative(world.landmark(goal_), self));
       Append(obs, self.color);
     }
-    for (std::size_t l = 0; l < world.num_landmarks(); ++l) {
-      Append(obs, Relative(world.landmark(l), self));
-    }
+    AppendLandmarksSeenBy(obs, world, self);
     if (agent == 1) {
       for (std::size_t l = 0; l < world.num_landmarks(); ++l) {
         Append(obs, world.landmark(l).color);
       }
     }
-    for (std::size_t i = 0; i < world.num_agents; ++i) {
-      if (i != agent) {
-        Append(obs, Relative(world.agent(i), self));
-      }
-    }
+    AppendOthersSeenBy(obs, world, agent);
   }
-
-  [[nodiscard]] bool IsTerminal(const World& /*world*/) const { return false; }
 
  private:
   std::size_t goal_ = 0;

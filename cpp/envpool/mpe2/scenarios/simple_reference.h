@@ -78,14 +78,10 @@ class SimpleReferenceScenario {
                std::vector<double>& obs) const {
     const Entity& self = world.agent(agent);
     Append(obs, self.vel);
-    for (std::size_t l = 0; l < world.num_landmarks(); ++l) {
-      Append(obs, Relative(world.landmark(l), self));
-    }
+    AppendLandmarksSeenBy(obs, world, self);
     Append(obs, world.landmark(goal_[agent]).color);
     Append(obs, world.agent(1 - agent).c);
   }
-
-  [[nodiscard]] bool IsTerminal(const World& /*world*/) const { return false; }
 
  private:
   std::array<std::size_t, 2> goal_{};

@@ -67,10 +67,6 @@ class SimpleSpeakerListenerScenario {
                                    world.landmark(goal_));
   }
 
-  [[nodiscard]] double GlobalReward(const World& /*world*/) const {
-    return 0.0;
-  }
-
   void Observe(std::size_t agent, const World& world,
                std::vector<double>& obs) const {
     if (agent == kSpeaker) {
@@ -79,13 +75,9 @@ class SimpleSpeakerListenerScenario {
     }
     const Entity& self = world.agent(agent);
     Append(obs, self.vel);
-    for (std::size_t l = 0; l < world.num_landmarks(); ++l) {
-      Append(obs, Relative(world.landmark(l), self));
-    }
+    AppendLandmarksSeenBy(obs, world, self);
     Append(obs, world.agent(kSpeaker).c);
   }
-
-  [[nodiscard]] bool IsTerminal(const World& /*world*/) const { return false; }
 
  private:
   std::size_t goal_ = 0;

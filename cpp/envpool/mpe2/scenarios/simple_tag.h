@@ -116,23 +116,13 @@ class SimpleTagScenario {
     return reward;
   }
 
-  [[nodiscard]] double GlobalReward(const World& /*world*/) const {
-    return 0.0;
-  }
-
   void Observe(std::size_t agent, const World& world,
                std::vector<double>& obs) const {
     const Entity& self = world.agent(agent);
     Append(obs, self.vel);
     Append(obs, self.pos);
-    for (std::size_t l = 0; l < world.num_landmarks(); ++l) {
-      Append(obs, Relative(world.landmark(l), self));
-    }
-    for (std::size_t i = 0; i < world.num_agents; ++i) {
-      if (i != agent) {
-        Append(obs, Relative(world.agent(i), self));
-      }
-    }
+    AppendLandmarksSeenBy(obs, world, self);
+    AppendOthersSeenBy(obs, world, agent);
     for (std::size_t i = Adversaries(); i < world.num_agents; ++i) {
       if (i != agent) {
         Append(obs, world.agent(i).vel);

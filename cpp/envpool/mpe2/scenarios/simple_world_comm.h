@@ -147,10 +147,6 @@ class SimpleWorldCommScenario {
     return reward;
   }
 
-  [[nodiscard]] double GlobalReward(const World& /*world*/) const {
-    return 0.0;
-  }
-
   void Observe(std::size_t agent, const World& world,
                std::vector<double>& obs) const {
     const Entity& self = world.agent(agent);
@@ -188,9 +184,7 @@ class SimpleWorldCommScenario {
     }
     Append(obs, self.vel);
     Append(obs, self.pos);
-    for (std::size_t l = 0; l < world.num_landmarks(); ++l) {
-      Append(obs, Relative(world.landmark(l), self));
-    }
+    AppendLandmarksSeenBy(obs, world, self);
     Append(obs, other_pos);
     if (IsAdversary(agent)) {
       Append(obs, other_vel);
@@ -201,8 +195,6 @@ class SimpleWorldCommScenario {
       Append(obs, other_vel);
     }
   }
-
-  [[nodiscard]] bool IsTerminal(const World& /*world*/) const { return false; }
 
  private:
   static std::size_t Count(const Config& config, const char* name,
