@@ -5,6 +5,7 @@ after ``max_cycles`` steps (truncation), so the tasks have no separate time limi
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Any
 
 from envpool import numpy_parity
@@ -12,22 +13,33 @@ from envpool.registry import register_family, task
 
 _MODULE = "envpool._mpe2"
 
-# task id -> (its class in envpool._mpe2, its scenario's module in mpe2: the reference)
-_SCENARIOS = {
-    "Simple-v3": ("Simple", "simple_v3"),
-    "SimpleAdversary-v3": ("SimpleAdversary", "simple_adversary_v3"),
-    "SimpleCrypto-v3": ("SimpleCrypto", "simple_crypto_v3"),
-    "SimplePush-v3": ("SimplePush", "simple_push_v3"),
-    "SimpleReference-v3": ("SimpleReference", "simple_reference_v3"),
-    "SimpleSpeakerListener-v4": ("SimpleSpeakerListener", "simple_speaker_listener_v4"),
-    "SimpleSpread-v3": ("SimpleSpread", "simple_spread_v3"),
-    "SimpleTag-v3": ("SimpleTag", "simple_tag_v3"),
-    "SimpleWorldComm-v3": ("SimpleWorldComm", "simple_world_comm_v3"),
-    "SimpleLine-v1": ("SimpleLine", "simple_line_v1"),
-    "SimpleFormation-v1": ("SimpleFormation", "simple_formation_v1"),
-    "CollectTreasure-v1": ("CollectTreasure", "collect_treasure_v1"),
-}
-MPE2_MODULES = {task_id: module for task_id, (_, module) in _SCENARIOS.items()}
+# The task ids: each is its class in envpool._mpe2 with mpe2's version, and names its
+# scenario's module in mpe2 (the reference): SimpleSpeakerListener-v4 is the class
+# SimpleSpeakerListener and mpe2.simple_speaker_listener_v4.
+_TASK_IDS = (
+    "Simple-v3",
+    "SimpleAdversary-v3",
+    "SimpleCrypto-v3",
+    "SimplePush-v3",
+    "SimpleReference-v3",
+    "SimpleSpeakerListener-v4",
+    "SimpleSpread-v3",
+    "SimpleTag-v3",
+    "SimpleWorldComm-v3",
+    "SimpleLine-v1",
+    "SimpleFormation-v1",
+    "CollectTreasure-v1",
+)
+_CLASSES = {task_id: task_id.split("-")[0] for task_id in _TASK_IDS}
+
+
+def _mpe2_module(task_id: str) -> str:
+    """``SimpleSpeakerListener-v4`` -> ``simple_speaker_listener_v4``."""
+    cls, version = task_id.split("-")
+    return re.sub(r"(?<!^)([A-Z])", r"_\1", cls).lower() + "_" + version
+
+
+MPE2_MODULES = {task_id: _mpe2_module(task_id) for task_id in _TASK_IDS}
 """Each task's scenario in mpe2: ``mpe2.<module>.parallel_env(**options)``."""
 
 _numpy_loops_installed = False
@@ -50,13 +62,13 @@ def _module() -> Any:
 
 def __getattr__(name: str) -> Any:
     """The env classes (the table's entry points), loaded on first use."""
-    if name not in {cls for cls, _ in _SCENARIOS.values()}:
+    if name not in set(_CLASSES.values()):
         raise AttributeError(name)
     return getattr(_module(), name)
 
 
 TABLE = [
     task(task_id, f"envpool.families.mpe2.tasks:{cls}", render_fps=10)
-    for task_id, (cls, _) in _SCENARIOS.items()
+    for task_id, cls in _CLASSES.items()
 ]
 register_family("mpe2", TABLE)
