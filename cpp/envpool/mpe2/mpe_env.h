@@ -3,13 +3,13 @@
 // aec_to_parallel over it.
 //
 // A Scenario is a class with
-//   static Config DefaultConfig();            its own options
-//   explicit Scenario(const Config&);
 //   World MakeWorld() const;
 //   void ResetWorld(World&, NumpyRandom&);
 //   double Reward(std::size_t agent, const World&) const;
 //   void Observe(std::size_t agent, const World&, std::vector<double>&) const;
 // and optionally
+//   static Config DefaultConfig();         its own options, then
+//   explicit Scenario(const Config&);      (default: none, default-built)
 //   double GlobalReward(const World&);     the shared reward that local_ratio
 //                                          (an option, or kLocalRatio) blends
 //                                          in
@@ -27,6 +27,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "envpool/core/agents.h"
@@ -72,11 +73,25 @@ class MpeEnv {
   using Action = std::span<const float>;
 
   static Config DefaultConfig() {
-    return WithCommonOptions(Scenario::DefaultConfig());
+    if constexpr (requires { Scenario::DefaultConfig(); }) {
+      return WithCommonOptions(Scenario::DefaultConfig());
+    } else {
+      return WithCommonOptions({});
+    }
+  }
+
+  // A scenario without options of its own has neither DefaultConfig nor a
+  // constructor from the config.
+  static Scenario MakeScenario(const Config& config) {
+    if constexpr (std::is_constructible_v<Scenario, const Config&>) {
+      return Scenario(config);
+    } else {
+      return Scenario();
+    }
   }
 
   static EnvSpec Spec(const Config& config) {
-    Scenario scenario(config);
+    Scenario scenario = MakeScenario(config);
     World world = scenario.MakeWorld();
     NumpyRandom rng(0);
     scenario.ResetWorld(world, rng);
@@ -98,7 +113,7 @@ class MpeEnv {
   }
 
   explicit MpeEnv(const Config& config)
-      : scenario_(config),
+      : scenario_(MakeScenario(config)),
         world_(scenario_.MakeWorld()),
         agent_actions_(Spec(config).agents),
         max_cycles_(config.Get<std::int64_t>("max_cycles")),

@@ -44,23 +44,18 @@ class CollectTreasureScenario {
     world.num_agents = num_collectors_ + num_deposits_;
     for (std::size_t i = 0; i < world.num_agents; ++i) {
       const bool collector = i < num_collectors_;
-      Entity agent = MakeAgent(
-          collector ? "collector_" + std::to_string(i)
-                    : "deposit_" + std::to_string(i - num_collectors_));
-      agent.collide = false;
-      agent.silent = true;
-      agent.size = collector ? 0.05 : 0.075;
-      agent.accel = 1.5;
-      agent.max_speed = 1.0;
-      agent.mass = collector ? 1.0 : 2.25;
-      world.entities.push_back(agent);
+      AddAgent(world,
+               collector ? "collector_" + std::to_string(i)
+                         : "deposit_" + std::to_string(i - num_collectors_),
+               {.size = collector ? 0.05 : 0.075,
+                .collide = false,
+                .silent = true,
+                .accel = 1.5,
+                .max_speed = 1.0})
+          .mass = collector ? 1.0 : 2.25;
     }
-    for (std::size_t i = 0; i < num_treasures_; ++i) {
-      Entity treasure = MakeLandmark("treasure_" + std::to_string(i));
-      treasure.collide = false;
-      treasure.size = 0.025;
-      world.entities.push_back(treasure);
-    }
+    AddLandmarks(world, "treasure_", num_treasures_,
+                 {.size = 0.025, .collide = false});
     return world;
   }
 

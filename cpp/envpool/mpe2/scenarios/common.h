@@ -4,6 +4,8 @@
 #define ENVPOOL_MPE2_SCENARIOS_COMMON_H_
 
 #include <cstddef>
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,6 +40,57 @@ inline Entity MakeLandmark(std::string name) {
   return landmark;
 }
 
+// The attributes a scenario sets on the agents and landmarks it builds (the
+// rest keep Entity's defaults, those of core.py).
+struct Body {
+  double size = 0.05;
+  bool movable = true;  // agents only
+  bool collide = true;
+  bool silent = false;
+  std::optional<double> accel = std::nullopt;
+  std::optional<double> max_speed = std::nullopt;
+};
+
+// Appends an agent `name` with `body` to the world's entities (the caller
+// counts it in num_agents); returns it for further settings.
+inline Entity& AddAgent(World& world, std::string name, const Body& body) {
+  Entity agent = MakeAgent(std::move(name));
+  agent.size = body.size;
+  agent.movable = body.movable;
+  agent.collide = body.collide;
+  agent.silent = body.silent;
+  agent.accel = body.accel;
+  agent.max_speed = body.max_speed;
+  return world.entities.emplace_back(std::move(agent));
+}
+
+// Appends an agent with `body` for each of `names` and counts them in
+// num_agents.
+inline void AddAgents(World& world, std::initializer_list<const char*> names,
+                      const Body& body) {
+  for (const char* name : names) {
+    AddAgent(world, name, body);
+  }
+  world.num_agents += names.size();
+}
+
+// Appends `count` landmarks named prefix + index with `body`.
+inline void AddLandmarks(World& world, const std::string& prefix,
+                         std::size_t count, const Body& body) {
+  for (std::size_t i = 0; i < count; ++i) {
+    Entity landmark = MakeLandmark(prefix + std::to_string(i));
+    landmark.size = body.size;
+    landmark.collide = body.collide;
+    world.entities.push_back(std::move(landmark));
+  }
+}
+
+// An agent's own velocity then position, the start of most observations.
+inline void AppendOwnMotion(std::vector<double>& obs, const Entity& self) {
+  Append(obs, self.vel);
+  Append(obs, self.pos);
+}
+
 // np_random.uniform(low, high, 2).
 inline Vec2 UniformVec2(NumpyRandom& rng, double low, double high) {
   const double x = rng.Uniform(low, high);
@@ -65,6 +118,30 @@ inline void AppendOthersSeenBy(std::vector<double>& obs, const World& world,
 // Appends a vector (a colour, an utterance) to an observation.
 inline void Append(std::vector<double>& obs, const std::vector<double>& v) {
   obs.insert(obs.end(), v.begin(), v.end());
+}
+
+// The start of simple_spread's and simple_tag's observations: agent `agent`'s
+// own velocity and position, then every landmark and every other agent
+// relative to it.
+inline void AppendSurroundings(std::vector<double>& obs, const World& world,
+                               std::size_t agent) {
+  const Entity& self = world.agent(agent);
+  AppendOwnMotion(obs, self);
+  AppendLandmarksSeenBy(obs, world, self);
+  AppendOthersSeenBy(obs, world, agent);
+}
+
+// The `field` (an utterance, a velocity) of every agent from `first` on but
+// agent `agent`, in order.
+template <typename Field>
+void AppendFieldOfOthers(std::vector<double>& obs, const World& world,
+                         std::size_t agent, std::size_t first,
+                         Field Entity::* field) {
+  for (std::size_t i = first; i < world.num_agents; ++i) {
+    if (i != agent) {
+      Append(obs, world.agent(i).*field);
+    }
+  }
 }
 
 // The usual end of reset_world: every agent at np_random.uniform(-1, +1, 2),

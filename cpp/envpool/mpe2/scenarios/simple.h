@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <vector>
 
-#include "envpool/core/config.h"
 #include "envpool/mpe2/scenarios/common.h"
 #include "envpool/mpe2/world.h"
 #include "envpool/numpy/random.h"
@@ -14,19 +13,10 @@ namespace envpool::mpe2 {
 
 class SimpleScenario {
  public:
-  static Config DefaultConfig() { return {}; }
-  explicit SimpleScenario(const Config& /*config*/) {}
-
   [[nodiscard]] World MakeWorld() const {
     World world;
-    Entity agent = MakeAgent("agent_0");
-    agent.collide = false;
-    agent.silent = true;
-    world.entities.push_back(agent);
-    world.num_agents = 1;
-    Entity landmark = MakeLandmark("landmark 0");
-    landmark.collide = false;
-    world.entities.push_back(landmark);
+    AddAgents(world, {"agent_0"}, {.collide = false, .silent = true});
+    AddLandmarks(world, "landmark ", 1, {.collide = false});
     return world;
   }
 

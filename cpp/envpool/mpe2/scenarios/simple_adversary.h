@@ -35,20 +35,13 @@ class SimpleAdversaryScenario {
     world.dim_c = 2;
     world.num_agents = static_cast<std::size_t>(n_) + kAdversaries;
     for (std::size_t i = 0; i < world.num_agents; ++i) {
-      Entity agent = MakeAgent(
-          i < kAdversaries ? "adversary_" + std::to_string(i)
-                           : "agent_" + std::to_string(i - kAdversaries));
-      agent.collide = false;
-      agent.silent = true;
-      agent.size = 0.15;
-      world.entities.push_back(agent);
+      AddAgent(world,
+               i < kAdversaries ? "adversary_" + std::to_string(i)
+                                : "agent_" + std::to_string(i - kAdversaries),
+               {.size = 0.15, .collide = false, .silent = true});
     }
-    for (std::int64_t i = 0; i < n_; ++i) {
-      Entity landmark = MakeLandmark("landmark " + std::to_string(i));
-      landmark.collide = false;
-      landmark.size = 0.08;
-      world.entities.push_back(landmark);
-    }
+    AddLandmarks(world, "landmark ", static_cast<std::size_t>(n_),
+                 {.size = 0.08, .collide = false});
     return world;
   }
 

@@ -6,10 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <vector>
 
-#include "envpool/core/config.h"
 #include "envpool/mpe2/scenarios/common.h"
 #include "envpool/mpe2/world.h"
 #include "envpool/numpy/random.h"
@@ -23,24 +21,12 @@ class SimpleCryptoScenario {
   static constexpr std::size_t kBob = 1;
   static constexpr std::size_t kAlice = 2;
 
-  static Config DefaultConfig() { return {}; }
-  explicit SimpleCryptoScenario(const Config& /*config*/) {}
-
   [[nodiscard]] World MakeWorld() const {
     World world;
     world.dim_c = 4;
-    world.num_agents = 3;
-    for (const char* name : {"eve_0", "bob_0", "alice_0"}) {
-      Entity agent = MakeAgent(name);
-      agent.collide = false;
-      agent.movable = false;
-      world.entities.push_back(agent);
-    }
-    for (int i = 0; i < 2; ++i) {
-      Entity landmark = MakeLandmark("landmark " + std::to_string(i));
-      landmark.collide = false;
-      world.entities.push_back(landmark);
-    }
+    AddAgents(world, {"eve_0", "bob_0", "alice_0"},
+              {.movable = false, .collide = false});
+    AddLandmarks(world, "landmark ", 2, {.collide = false});
     return world;
   }
 

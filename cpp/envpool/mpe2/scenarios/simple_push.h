@@ -5,10 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <vector>
 
-#include "envpool/core/config.h"
 #include "envpool/mpe2/scenarios/common.h"
 #include "envpool/mpe2/world.h"
 #include "envpool/numpy/random.h"
@@ -17,23 +15,11 @@ namespace envpool::mpe2 {
 
 class SimplePushScenario {
  public:
-  static Config DefaultConfig() { return {}; }
-  explicit SimplePushScenario(const Config& /*config*/) {}
-
   [[nodiscard]] World MakeWorld() const {
     World world;
     world.dim_c = 2;
-    world.num_agents = 2;
-    for (const char* name : {"adversary_0", "agent_0"}) {
-      Entity agent = MakeAgent(name);
-      agent.silent = true;
-      world.entities.push_back(agent);
-    }
-    for (int i = 0; i < 2; ++i) {
-      Entity landmark = MakeLandmark("landmark " + std::to_string(i));
-      landmark.collide = false;
-      world.entities.push_back(landmark);
-    }
+    AddAgents(world, {"adversary_0", "agent_0"}, {.silent = true});
+    AddLandmarks(world, "landmark ", 2, {.collide = false});
     return world;
   }
 

@@ -7,7 +7,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
-#include <string>
 #include <vector>
 
 #include "envpool/core/config.h"
@@ -32,17 +31,8 @@ class SimpleReferenceScenario {
   [[nodiscard]] World MakeWorld() const {
     World world;
     world.dim_c = 10;
-    world.num_agents = 2;
-    for (int i = 0; i < 2; ++i) {
-      Entity agent = MakeAgent("agent_" + std::to_string(i));
-      agent.collide = false;
-      world.entities.push_back(agent);
-    }
-    for (int i = 0; i < 3; ++i) {
-      Entity landmark = MakeLandmark("landmark " + std::to_string(i));
-      landmark.collide = false;
-      world.entities.push_back(landmark);
-    }
+    AddAgents(world, {"agent_0", "agent_1"}, {.collide = false});
+    AddLandmarks(world, "landmark ", 3, {.collide = false});
     return world;
   }
 

@@ -6,10 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <vector>
 
-#include "envpool/core/config.h"
 #include "envpool/mpe2/scenarios/common.h"
 #include "envpool/mpe2/world.h"
 #include "envpool/numpy/random.h"
@@ -21,27 +19,14 @@ class SimpleSpeakerListenerScenario {
   static constexpr std::size_t kSpeaker = 0;
   static constexpr std::size_t kListener = 1;
 
-  static Config DefaultConfig() { return {}; }
-  explicit SimpleSpeakerListenerScenario(const Config& /*config*/) {}
-
   [[nodiscard]] World MakeWorld() const {
     World world;
     world.dim_c = 3;
-    world.num_agents = 2;
-    for (const char* name : {"speaker_0", "listener_0"}) {
-      Entity agent = MakeAgent(name);
-      agent.collide = false;
-      agent.size = 0.075;
-      world.entities.push_back(agent);
-    }
+    AddAgents(world, {"speaker_0", "listener_0"},
+              {.size = 0.075, .collide = false});
     world.agent(kSpeaker).movable = false;
     world.agent(kListener).silent = true;
-    for (int i = 0; i < 3; ++i) {
-      Entity landmark = MakeLandmark("landmark " + std::to_string(i));
-      landmark.collide = false;
-      landmark.size = 0.04;
-      world.entities.push_back(landmark);
-    }
+    AddLandmarks(world, "landmark ", 3, {.size = 0.04, .collide = false});
     return world;
   }
 

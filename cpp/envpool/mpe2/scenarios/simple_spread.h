@@ -48,17 +48,11 @@ class SimpleSpreadScenario {
     World world;
     world.dim_c = 2;
     for (std::int64_t i = 0; i < n_; ++i) {
-      Entity agent = MakeAgent("agent_" + std::to_string(i));
-      agent.silent = true;
-      agent.size = 0.15;
-      world.entities.push_back(agent);
+      AddAgent(world, "agent_" + std::to_string(i),
+               {.size = 0.15, .silent = true});
     }
     world.num_agents = static_cast<std::size_t>(n_);
-    for (std::int64_t i = 0; i < n_; ++i) {
-      Entity landmark = MakeLandmark("landmark " + std::to_string(i));
-      landmark.collide = false;
-      world.entities.push_back(landmark);
-    }
+    AddLandmarks(world, "landmark ", world.num_agents, {.collide = false});
     return world;
   }
 
@@ -95,16 +89,8 @@ class SimpleSpreadScenario {
 
   void Observe(std::size_t agent, const World& world,
                std::vector<double>& obs) const {
-    const Entity& self = world.agent(agent);
-    Append(obs, self.vel);
-    Append(obs, self.pos);
-    AppendLandmarksSeenBy(obs, world, self);
-    AppendOthersSeenBy(obs, world, agent);
-    for (std::size_t i = 0; i < world.num_agents; ++i) {
-      if (i != agent) {
-        Append(obs, world.agent(i).c);
-      }
-    }
+    AppendSurroundings(obs, world, agent);
+    AppendFieldOfOthers(obs, world, agent, 0, &Entity::c);
   }
 
   [[nodiscard]] bool IsTerminal(const World& world) const {

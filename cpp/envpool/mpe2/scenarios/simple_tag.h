@@ -51,20 +51,16 @@ class SimpleTagScenario {
     world.num_agents = static_cast<std::size_t>(num_adversaries_ + num_good_);
     for (std::size_t i = 0; i < world.num_agents; ++i) {
       const bool adversary = IsAdversary(i);
-      Entity agent =
-          MakeAgent(adversary ? "adversary_" + std::to_string(i)
-                              : "agent_" + std::to_string(i - Adversaries()));
-      agent.silent = true;
-      agent.size = adversary ? 0.075 : 0.05;
-      agent.accel = adversary ? 3.0 : 4.0;
-      agent.max_speed = adversary ? 1.0 : 1.3;
-      world.entities.push_back(agent);
+      AddAgent(world,
+               adversary ? "adversary_" + std::to_string(i)
+                         : "agent_" + std::to_string(i - Adversaries()),
+               {.size = adversary ? 0.075 : 0.05,
+                .silent = true,
+                .accel = adversary ? 3.0 : 4.0,
+                .max_speed = adversary ? 1.0 : 1.3});
     }
-    for (std::int64_t i = 0; i < num_obstacles_; ++i) {
-      Entity landmark = MakeLandmark("landmark " + std::to_string(i));
-      landmark.size = 0.2;
-      world.entities.push_back(landmark);
-    }
+    AddLandmarks(world, "landmark ", static_cast<std::size_t>(num_obstacles_),
+                 {.size = 0.2});
     return world;
   }
 
@@ -118,16 +114,8 @@ class SimpleTagScenario {
 
   void Observe(std::size_t agent, const World& world,
                std::vector<double>& obs) const {
-    const Entity& self = world.agent(agent);
-    Append(obs, self.vel);
-    Append(obs, self.pos);
-    AppendLandmarksSeenBy(obs, world, self);
-    AppendOthersSeenBy(obs, world, agent);
-    for (std::size_t i = Adversaries(); i < world.num_agents; ++i) {
-      if (i != agent) {
-        Append(obs, world.agent(i).vel);
-      }
-    }
+    AppendSurroundings(obs, world, agent);
+    AppendFieldOfOthers(obs, world, agent, Adversaries(), &Entity::vel);
   }
 
   // With terminate_on_success: every good agent touches an adversary.

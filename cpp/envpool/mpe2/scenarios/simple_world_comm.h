@@ -49,31 +49,17 @@ class SimpleWorldCommScenario {
       } else {
         name = "agent_" + std::to_string(i - num_adversaries_);
       }
-      Entity agent = MakeAgent(name);
-      agent.silent = i > 0;
-      agent.size = adversary ? 0.075 : 0.045;
-      agent.accel = adversary ? 3.0 : 4.0;
-      agent.max_speed = adversary ? 1.0 : 1.3;
-      world.entities.push_back(agent);
+      AddAgent(world, name,
+               {.size = adversary ? 0.075 : 0.045,
+                .silent = i > 0,
+                .accel = adversary ? 3.0 : 4.0,
+                .max_speed = adversary ? 1.0 : 1.3});
     }
     // world.landmarks: the obstacles, then the food, then the forests
-    for (std::size_t i = 0; i < num_obstacles_; ++i) {
-      Entity landmark = MakeLandmark("landmark " + std::to_string(i));
-      landmark.size = 0.2;
-      world.entities.push_back(landmark);
-    }
-    for (std::size_t i = 0; i < num_food_; ++i) {
-      Entity food = MakeLandmark("food " + std::to_string(i));
-      food.collide = false;
-      food.size = 0.03;
-      world.entities.push_back(food);
-    }
-    for (std::size_t i = 0; i < num_forests_; ++i) {
-      Entity forest = MakeLandmark("forest " + std::to_string(i));
-      forest.collide = false;
-      forest.size = 0.3;
-      world.entities.push_back(forest);
-    }
+    AddLandmarks(world, "landmark ", num_obstacles_, {.size = 0.2});
+    AddLandmarks(world, "food ", num_food_, {.size = 0.03, .collide = false});
+    AddLandmarks(world, "forest ", num_forests_,
+                 {.size = 0.3, .collide = false});
     return world;
   }
 
