@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from envpool import compat as _compat  # noqa: F401  (the original EnvPool's module paths)
 from envpool import families as _families  # noqa: F401  (registers every family's tasks)
-from envpool.api import EnvSpec, make, make_dm, make_gym, make_gymnasium, make_spec
+from envpool.api import (
+    EnvSpec,
+    make,
+    make_dm,
+    make_gym,
+    make_gymnasium,
+    make_pettingzoo,
+    make_spec,
+)
 from envpool.errors import CallOrderError, EnvError
 from envpool.registry import list_all_envs, register
 from envpool.thread_pool import (
@@ -27,6 +35,7 @@ __all__ = [
     "make_dm",
     "make_gym",
     "make_gymnasium",
+    "make_pettingzoo",
     "make_spec",
     "make_thread_pool",
     "register",

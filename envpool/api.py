@@ -5,15 +5,18 @@ from __future__ import annotations
 import difflib
 import inspect
 import os
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from envpool import pool_options
 from envpool import spaces as envpool_spaces
 from envpool.dm import DmEnvPool
 from envpool.gymnasium_env import GymnasiumEnvPool
+from envpool.multi_agent import MultiAgentEnvPool
 from envpool.original_api import OriginalDmEnvPool, OriginalGymEnvPool, with_original_defaults
 from envpool.registry import TaskSpec, get_task
 from envpool.spec import Config, EnvSpec
@@ -54,15 +57,29 @@ def _build_spec(task: TaskSpec, env_cls: Any, pool: Config, resolved: dict[str, 
     scalar = {k: _first_env_value(v, defaults[k]) for k, v in resolved.items()}
     desc = env_cls.spec(scalar)
     fps = task.render_fps({**defaults, **scalar})
+    agent_actions = {
+        agent["name"]: envpool_spaces.to_space(agent["action"]) for agent in desc["agents"]
+    }
+    # a multi-agent task's actions are one space per agent (the env's packed float32 row
+    # is the engine's business, envpool/multi_agent.py packs it)
+    action_space = (
+        spaces.Dict(OrderedDict(agent_actions))
+        if agent_actions
+        else envpool_spaces.to_space(desc["action"])
+    )
     return EnvSpec(
         task_id=task.task_id,
         config=Config({**pool, **defaults, **resolved}),
         observation_space=envpool_spaces.to_space(desc["obs"]),
-        action_space=envpool_spaces.to_space(desc["action"]),
+        action_space=action_space,
         observation_spec=envpool_spaces.to_dm_spec(desc["obs"]),
         action_spec=envpool_spaces.to_dm_spec(desc["action"]),
         info={d["name"]: (np.dtype(d["dtype"]), tuple(d["shape"])) for d in desc["info"]},
         render_fps=fps,
+        agent_observation_spaces={
+            agent["name"]: envpool_spaces.to_space(agent["obs"]) for agent in desc["agents"]
+        },
+        agent_action_spaces=agent_actions,
     )
 
 
@@ -150,6 +167,14 @@ def make(
     except BaseException:
         pool.close()
         raise
+    if spec.is_multi_agent:
+        if env_type == "dm":
+            pool.close()
+            raise ValueError(
+                f"{task_id} is a multi-agent task, which has no dm_env front end: leave "
+                "env_type at 'gymnasium' for the multi-agent pool (envpool.multi_agent)"
+            )
+        return MultiAgentEnvPool(pool, spec, mode, render_mode)
     if original_api:
         if env_type == "dm":
             return OriginalDmEnvPool(pool, spec)
@@ -188,3 +213,19 @@ def make_gym(task_id: str, **kwargs: Any) -> Any:
 def make_dm(task_id: str, **kwargs: Any) -> Any:
     """``make(task_id, env_type="dm", ...)``: a batched dm_env.Environment."""
     return make(task_id, env_type="dm", **kwargs)
+
+
+def make_pettingzoo(task_id: str, **kwargs: Any) -> Any:
+    """One env of the multi-agent task ``task_id`` as a ``pettingzoo.ParallelEnv``
+    (envpool/pettingzoo_env.py). Takes make()'s seed (the first reset's, unless reset is
+    given one) and the task's options; needs pettingzoo."""
+    for name in ("num_envs", "batch_size", "autoreset_mode"):
+        if name in kwargs:
+            raise TypeError(f"make_pettingzoo() runs one env and takes no {name}")
+    from envpool.pettingzoo_env import PettingZooEnv  # imports pettingzoo
+
+    pool = make(task_id, num_envs=1, autoreset_mode="disabled", **kwargs)
+    if not isinstance(pool, MultiAgentEnvPool):
+        pool.close()
+        raise ValueError(f"{task_id} is not a multi-agent task; use envpool.make")
+    return PettingZooEnv(pool)

@@ -55,18 +55,22 @@ def _float64_loop(ufunc: np.ufunc) -> tuple[int, int] | None:
 
 
 def _loop_agrees(ufunc: np.ufunc, found: tuple[int, int]) -> bool:
-    """Whether the loop gives the ufunc's own results on a few arguments."""
+    """Whether the loop gives the ufunc's own results on a few arguments (one-argument
+    ufuncs, and two-argument ones such as arctan2, the second argument -0.75)."""
     loop = _UFUNC_LOOP(found[0])
     checked = 0
     for x in (0.25, 0.5, 0.9375, 1.5, 3.0):  # in the domain of each of the functions
+        inputs = (x,) if ufunc.nin == 1 else (x, -0.75)
         with np.errstate(all="ignore"):
-            expected = float(ufunc(np.float64(x)))
+            expected = float(ufunc(*map(np.float64, inputs)))
         if np.isnan(expected):
             continue
-        given, out = ctypes.c_double(x), ctypes.c_double()
-        args = (ctypes.c_void_p * 2)(ctypes.addressof(given), ctypes.addressof(out))
+        given = [ctypes.c_double(v) for v in inputs]
+        out = ctypes.c_double()
+        addresses = [ctypes.addressof(v) for v in (*given, out)]
+        args = (ctypes.c_void_p * ufunc.nargs)(*addresses)
         size = (ctypes.c_ssize_t * 1)(1)
-        steps = (ctypes.c_ssize_t * 2)(8, 8)
+        steps = (ctypes.c_ssize_t * ufunc.nargs)(*([8] * ufunc.nargs))
         loop(args, size, steps, found[1])
         if out.value != expected:
             return False

@@ -6,7 +6,7 @@ The spec layer: the front ends (gymnasium, dm_env, the original API, xla) and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -32,6 +32,11 @@ class EnvSpec:
     info: dict[str, tuple[np.dtype, tuple[int, ...]]]
     """Extra info arrays: name -> (dtype, per-env shape)."""
     render_fps: int | None = None
+    agent_observation_spaces: dict[str, spaces.Space] = field(default_factory=dict)
+    """A multi-agent task's agents (core/agents.h), in order: name -> one agent's
+    observation space in one env; empty for a single-agent task."""
+    agent_action_spaces: dict[str, spaces.Space] = field(default_factory=dict)
+    """A multi-agent task's agents: name -> one agent's action space in one env."""
 
     @property
     def id(self) -> str:
@@ -51,6 +56,11 @@ class EnvSpec:
             return gymnasium.spec(self.task_id).reward_threshold
         except gymnasium.error.Error:
             return None
+
+    @property
+    def is_multi_agent(self) -> bool:
+        """Whether the task has agents of its own (a multi-agent env, core/agents.h)."""
+        return bool(self.agent_observation_spaces)
 
     @property
     def tuple_observation(self) -> bool:

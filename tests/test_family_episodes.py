@@ -31,7 +31,7 @@ def _rollout(task_id: str, actions: list[np.ndarray]) -> list[tuple[np.ndarray, 
         assert env.single_observation_space.contains(_row(obs, 0, env.single_observation_space))
         trajectory = []
         for action in actions:
-            obs, reward, terminated, truncated, info = env.step(action)
+            obs, reward, terminated, truncated, info = _per_env(env, env.step(action))
             for i in range(env.num_envs):
                 assert env.single_observation_space.contains(
                     _row(obs, i, env.single_observation_space)
@@ -42,6 +42,18 @@ def _rollout(task_id: str, actions: list[np.ndarray]) -> list[tuple[np.ndarray, 
         return trajectory
     finally:
         env.close()
+
+
+def _per_env(env: object, result: tuple) -> tuple:
+    """A multi-agent pool's step (dicts keyed by agent) as one value per env: every
+    agent's reward, whether any agent's episode ended, and the first agent's info."""
+    if not hasattr(env, "possible_agents"):
+        return result
+    obs, rewards, terminations, truncations, infos = result
+    terminated = np.any(list(terminations.values()), axis=0)
+    truncated = np.any(list(truncations.values()), axis=0)
+    reward = np.stack(list(rewards.values()), axis=1)
+    return obs, reward, terminated, truncated, infos[env.possible_agents[0]]
 
 
 def _leaves(obs: object) -> list[np.ndarray]:
@@ -71,8 +83,10 @@ def test_every_family_is_covered() -> None:
 @pytest.mark.parametrize("task_id", _first_task_of_each_family())
 def test_one_episode_through_autoreset_is_reproducible(task_id: str) -> None:
     probe = envpool.make(task_id, num_envs=2)
-    probe.action_space.seed(5)
-    actions = [probe.action_space.sample() for _ in range(STEPS)]
+    # a multi-agent pool's action_space(agent) is one agent's (PettingZoo's form)
+    action_space = getattr(probe, "batched_action_space", probe.action_space)
+    action_space.seed(5)
+    actions = [action_space.sample() for _ in range(STEPS)]
     probe.close()
     first = _rollout(task_id, actions)
     second = _rollout(task_id, actions)

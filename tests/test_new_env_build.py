@@ -12,6 +12,7 @@ import textwrap
 import types
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import envpool
@@ -158,3 +159,99 @@ def test_registering_a_broken_env_in_a_module_gives_the_same_short_error(tmp_pat
     extra = [f"-I{pybind11.get_include()}", f"-I{sysconfig.get_paths()['include']}"]
     done = _compile(source, tmp_path, extra)
     _assert_short_error(done, expected)
+
+
+# A two-agent env of an env package (docs/multi_agent.md): a hunter (discrete: left,
+# stay, right) chases a prey (continuous speed in [-1, 1]) on a line.
+TWO_AGENT_ENV = """
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include "envpool/core/agents.h"
+#include "envpool/core/env.h"
+#include "envpool/python/py_env_pool.h"
+using namespace envpool;
+class Chase {
+ public:
+  using Action = std::span<const float>;
+  static Config DefaultConfig() { return {{"length", 10.0}}; }
+  static EnvSpec Spec(const Config&) {
+    return MakeMultiAgentSpec(
+        {{"hunter", MakeArray<float>("obs", {2}), MakeDiscrete("action", 3)},
+         {"prey", MakeArray<float>("obs", {1}), MakeArray<float>("action", {1}, {-1.0}, {1.0})}},
+        {MakeArray<std::int32_t>("catches", {})});
+  }
+  explicit Chase(const Config& config)
+      : length_(config.Get<double>("length")), split_(Spec(config).agents) {}
+  void Reset(Rng&, Output& out) {
+    hunter_ = 0.0;
+    prey_ = length_ / 2;
+    Write(out, 0.0, 0.0, false);
+  }
+  void Step(Action action, Rng&, Output& out) {
+    hunter_ += static_cast<double>(split_.Discrete(action, 0, 3) - 1);
+    prey_ = std::fmin(std::fmax(prey_ + split_.Continuous(action, 1)[0], 0.0), length_);
+    const bool caught = std::fabs(hunter_ - prey_) < 0.5;
+    Write(out, caught ? 1.0 : -0.1, caught ? -1.0 : 0.1, caught);
+    out.terminated = caught;
+  }
+ private:
+  void Write(Output& out, double hunter_reward, double prey_reward, bool caught) {
+    out.Obs<float>(0)[0] = static_cast<float>(hunter_);
+    out.Obs<float>(0)[1] = static_cast<float>(prey_);
+    out.Obs<float>(1)[0] = static_cast<float>(prey_ - hunter_);
+    AgentRewards(out)[0] = hunter_reward;
+    AgentRewards(out)[1] = prey_reward;
+    for (int i = 0; i < 2; ++i) {
+      AgentTerminations(out)[i] = caught;
+      AgentActive(out)[i] = true;
+    }
+    out.Info<std::int32_t>(kFirstEnvInfo)[0] = caught ? 1 : 0;
+  }
+  double length_;
+  AgentActions split_;
+  double hunter_ = 0.0;
+  double prey_ = 0.0;
+};
+PYBIND11_MODULE(chase_env, m) { python::RegisterEnv<Chase>(m, "Chase"); }
+"""
+
+
+def test_a_two_agent_env_builds_out_of_tree_and_runs(tmp_path, monkeypatch):
+    """The installed headers build a multi-agent env into a module of its own; make()
+    gives its multi-agent pool and make_pettingzoo its ParallelEnv."""
+    pybind11 = pytest.importorskip("pybind11")
+    compiler = shutil.which("g++") or shutil.which("c++")
+    if compiler is None:
+        pytest.skip("no C++ compiler")
+    source = tmp_path / "chase_env.cc"
+    source.write_text(TWO_AGENT_ENV)
+    module = tmp_path / f"chase_env{sysconfig.get_config_var('EXT_SUFFIX')}"
+    cmd = [compiler, "-std=c++20", "-O1", "-shared", "-fPIC", "-fvisibility=hidden"]
+    cmd += [f"-I{build_paths.include_dir()}", f"-I{pybind11.get_include()}"]
+    cmd += [f"-I{sysconfig.get_paths()['include']}", str(source), "-o", str(module)]
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    monkeypatch.syspath_prepend(str(tmp_path))
+    envpool.register("Chase-v0", "chase_env:Chase", max_episode_steps=30)
+    try:
+        env = envpool.make("Chase-v0", num_envs=2, length=4.0)
+        assert env.possible_agents == ["hunter", "prey"]
+        assert env.action_space("hunter").n == 3
+        assert env.action_space("prey").shape == (1,)
+        obs, infos = env.reset()
+        np.testing.assert_array_equal(obs["hunter"], [[0, 2], [0, 2]])
+        actions = {"hunter": np.array([2, 1]), "prey": np.zeros((2, 1), np.float32)}
+        obs, rewards, terminations, truncations, infos = env.step(actions)
+        np.testing.assert_array_equal(obs["prey"][:, 0], [1, 2])  # prey - hunter
+        np.testing.assert_array_equal(rewards["prey"], [0.1, 0.1])
+        obs, rewards, terminations, truncations, infos = env.step(actions)  # caught
+        assert terminations["hunter"][0] and not terminations["hunter"][1]
+        np.testing.assert_array_equal(infos["hunter"]["catches"], [1, 0])
+        env.close()
+        pettingzoo_test = pytest.importorskip("pettingzoo.test")
+        pettingzoo_test.parallel_api_test(envpool.make_pettingzoo("Chase-v0"), num_cycles=40)
+    finally:
+        from envpool import registry
+
+        registry._tasks.pop("Chase-v0")

@@ -171,12 +171,25 @@ inline ArraySpec MakeTuple(std::string name, std::vector<ArraySpec> elements) {
   return tuple;
 }
 
+// One agent of a multi-agent env (core/agents.h): its name and the spaces of
+// its own observation and action.
+struct AgentSpec {
+  std::string name;
+  ArraySpec obs;
+  ArraySpec action;
+
+  bool operator==(const AgentSpec&) const = default;
+};
+
 // What an environment exchanges with the engine. `info` arrays are returned
-// to Python in the info dict under their names.
+// to Python in the info dict under their names. `agents` is empty for a
+// single-agent env; a multi-agent env fills it through MakeMultiAgentSpec
+// (core/agents.h), which also lays out obs, action and info for its agents.
 struct EnvSpec {
   ArraySpec obs;
   ArraySpec action;
   std::vector<ArraySpec> info;
+  std::vector<AgentSpec> agents{};
 
   bool operator==(const EnvSpec&) const = default;
 };

@@ -21,7 +21,7 @@ inline void RegisterNumpyParity(pybind11::module_& m) {
       [](const std::string& name, std::uintptr_t loop, std::uintptr_t data) {
         if (!NumpyUfuncs::Get().Set(name, loop, data)) {
           throw pybind11::value_error("no numpy function " + name +
-                                      " is used by the DMC tasks");
+                                      " is used by this module's envs");
         }
       },
       "Installs numpy's float64 inner loop for `name` (envpool.numpy_parity "

@@ -1,6 +1,6 @@
 // numpy's own float64 kernels for the transcendental functions the envs
 // apply (np.exp in dm_control's rewards.tolerance, np.log1p on touch sensors,
-// ...).
+// ..., and the two-argument np.arctan2 in mpe2's simple_formation).
 //
 // numpy computes these with its own SIMD code where the CPU has it (AVX512F
 // and SVML on x86-64), whose results differ from libm's in the last bit for a
@@ -32,14 +32,16 @@ enum class NumpyFunc : std::uint8_t {
   kArccos,
   kArctanh,
   kArcsinh,
+  kArctan2,  // the one with two arguments
   kCount,
 };
 
 // numpy's names for them, in NumpyFunc's order.
 inline constexpr std::array<std::string_view,
                             static_cast<std::size_t>(NumpyFunc::kCount)>
-    kNumpyFuncNames = {"exp", "log",     "log1p",  "cosh",    "tanh",   "sin",
-                       "cos", "arccosh", "arccos", "arctanh", "arcsinh"};
+    kNumpyFuncNames = {"exp",    "log",     "log1p",   "cosh",
+                       "tanh",   "sin",     "cos",     "arccosh",
+                       "arccos", "arctanh", "arcsinh", "arctan2"};
 
 // A ufunc inner loop: numpy's PyUFuncGenericFunction.
 using UfuncLoop = void (*)(char** args, const std::ptrdiff_t* dimensions,
@@ -69,26 +71,34 @@ class NumpyUfuncs {
     return loops_[static_cast<std::size_t>(f)] != nullptr;
   }
 
-  double Call(NumpyFunc f, double x) const {
+  // f of x (and y, for kArctan2).
+  double Call(NumpyFunc f, double x, double y = 0.0) const {
     const auto i = static_cast<std::size_t>(f);
     if (loops_[i] == nullptr) {
-      return Libm(f, x);
+      return Libm(f, x, y);
     }
-    // Input and output 128 bytes apart: numpy's SIMD loops fall back to libm
-    // when the two overlap within a vector (numpy 1.26 checks 64 bytes), as
-    // two neighbouring locals would.
-    alignas(64) std::array<double, 32> buffer{};
+    // Inputs and output 128 bytes apart: numpy's SIMD loops fall back to libm
+    // when they overlap within a vector (numpy 1.26 checks 64 bytes), as
+    // neighbouring locals would.
+    alignas(64) std::array<double, 48> buffer{};
     buffer[0] = x;
-    std::array<char*, 2> args{reinterpret_cast<char*>(&buffer[0]),    // NOLINT
-                              reinterpret_cast<char*>(&buffer[16])};  // NOLINT
+    buffer[16] = y;
+    char* in0 = reinterpret_cast<char*>(&buffer[0]);   // NOLINT
+    char* in1 = reinterpret_cast<char*>(&buffer[16]);  // NOLINT
+    char* out = reinterpret_cast<char*>(&buffer[32]);  // NOLINT
+    std::array<char*, 3> args{in0, out, out};
+    if (f == NumpyFunc::kArctan2) {
+      args = {in0, in1, out};
+    }
     const std::ptrdiff_t n = 1;
-    const std::array<std::ptrdiff_t, 2> steps{sizeof(double), sizeof(double)};
+    const std::array<std::ptrdiff_t, 3> steps{sizeof(double), sizeof(double),
+                                              sizeof(double)};
     loops_[i](args.data(), &n, steps.data(), data_[i]);
-    return buffer[16];
+    return buffer[32];
   }
 
  private:
-  static double Libm(NumpyFunc f, double x) {
+  static double Libm(NumpyFunc f, double x, double y) {
     switch (f) {
       case NumpyFunc::kExp:
         return std::exp(x);
@@ -112,6 +122,8 @@ class NumpyUfuncs {
         return std::atanh(x);
       case NumpyFunc::kArcsinh:
         return std::asinh(x);
+      case NumpyFunc::kArctan2:
+        return std::atan2(x, y);
       case NumpyFunc::kCount:
         break;
     }
@@ -140,6 +152,11 @@ inline constexpr auto& NpArccosh = NpUfunc<NumpyFunc::kArccosh>;
 inline constexpr auto& NpArccos = NpUfunc<NumpyFunc::kArccos>;
 inline constexpr auto& NpArctanh = NpUfunc<NumpyFunc::kArctanh>;
 inline constexpr auto& NpArcsinh = NpUfunc<NumpyFunc::kArcsinh>;
+
+// np.arctan2(y, x) of two float64s.
+inline double NpArctan2(double y, double x) {
+  return NumpyUfuncs::Get().Call(NumpyFunc::kArctan2, y, x);
+}
 
 }  // namespace envpool
 

@@ -185,6 +185,15 @@ inline py::dict ToPython(const EnvSpec& spec) {
     info.append(ToPython(array));
   }
   out["info"] = info;
+  py::list agents;
+  for (const AgentSpec& agent : spec.agents) {
+    py::dict entry;
+    entry["name"] = agent.name;
+    entry["obs"] = ToPython(agent.obs);
+    entry["action"] = ToPython(agent.action);
+    agents.append(entry);
+  }
+  out["agents"] = agents;
   return out;
 }
 
