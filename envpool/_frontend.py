@@ -12,7 +12,19 @@ class PoolHandle:
     """Context management, pickling refusal and seed spreading over a C++ pool."""
 
     num_envs: int
+    batch_size: int
+    is_async: bool
+    spec: Any
     _pool: Any
+
+    def _hold(self, pool: Any, spec: Any) -> None:
+        """Keeps the C++ pool and its spec, with the pool's sizes (every front end's
+        first step)."""
+        self._pool = pool
+        self.spec = spec
+        self.num_envs = spec.config.num_envs
+        self.batch_size = spec.config.batch_size
+        self.is_async = self.batch_size < self.num_envs
 
     def __enter__(self) -> Any:
         return self
@@ -34,7 +46,7 @@ class PoolHandle:
     def xla(self) -> tuple[Any, Any, Any, Any]:
         """``(handle, recv, send, step)``: JAX functions that step this pool inside
         ``jax.jit`` (docs/jax.md); needs ``pip install 'envpool[jax]'``."""
-        spec = self.spec  # type: ignore[attr-defined]  # each front end has its spec
+        spec = self.spec
         if _has_text_observation(spec.observation_space):
             raise TypeError(
                 f"{spec.id}: env.xla() cannot carry text observations (a Text space, one "

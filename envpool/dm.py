@@ -34,12 +34,8 @@ class DmEnvPool(PoolHandle, dm_env.Environment):
     """
 
     def __init__(self, pool: Any, spec: EnvSpec) -> None:
-        self._pool = pool
-        self.spec = spec
+        self._hold(pool, spec)
         self._action_spec = spec.action_spec
-        self.num_envs = num_envs = spec.config.num_envs
-        self.batch_size = spec.config.batch_size
-        self.is_async = self.batch_size < num_envs
         observed = spec.observation_spec
         if isinstance(observed, dict):
             clash = set(observed) & {"env_id", "elapsed_step", *spec.info}
@@ -53,7 +49,7 @@ class DmEnvPool(PoolHandle, dm_env.Environment):
         self._observation_spec = Config(
             {
                 **observed,
-                "env_id": specs.BoundedArray((), np.int32, 0, num_envs - 1, name="env_id"),
+                "env_id": specs.BoundedArray((), np.int32, 0, self.num_envs - 1, name="env_id"),
                 "elapsed_step": specs.Array((), np.int32, name="elapsed_step"),
                 **{
                     name: specs.Array(shape, dtype, name=name)

@@ -40,11 +40,7 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):  # type: ignore[misc]  # np_rando
         original_api: bool = False,
     ) -> None:
         # gymnasium's Tuple observations: the same zero-copy views, as a tuple
-        self._pool = TupleObservationPool(pool) if spec.tuple_observation else pool
-        self.spec = spec
-        self.num_envs = spec.config.num_envs
-        self.batch_size = spec.config.batch_size
-        self.is_async = self.batch_size < self.num_envs
+        self._hold(TupleObservationPool(pool) if spec.tuple_observation else pool, spec)
         self.original_api = original_api
         self.single_observation_space = spec.observation_space
         self.single_action_space = spec.action_space

@@ -31,18 +31,9 @@ _AGENT_ARRAYS = ("rewards", "terminations", "active")
 class MultiAgentEnvPool(PoolHandle):
     """A batch of multi-agent C++ envs behind a PettingZoo-like parallel API."""
 
-    def __init__(
-        self,
-        pool: Any,
-        spec: EnvSpec,
-        autoreset_mode: AutoresetMode,
-        render_mode: str | None = None,
-    ) -> None:
-        self._pool = pool
-        self.spec = spec
-        self.num_envs = spec.config.num_envs
-        self.batch_size = spec.config.batch_size
-        self.is_async = self.batch_size < self.num_envs
+    def __init__(self, pool: Any, spec: EnvSpec, mode: AutoresetMode, render: str | None) -> None:
+        """``mode``: the autoreset mode; ``render``: the render mode."""
+        self._hold(pool, spec)
         self.observation_spaces: dict[str, spaces.Space] = dict(spec.agent_observation_spaces)
         self.action_spaces: dict[str, spaces.Space] = dict(spec.agent_action_spaces)
         self.single_observation_space = spaces.Dict(OrderedDict(self.observation_spaces))
@@ -68,11 +59,11 @@ class MultiAgentEnvPool(PoolHandle):
             self._slots[name] = (offset, space, shape)
             offset += int(np.prod(shape, dtype=np.int64))
         self._action_width = offset
-        self.metadata: dict[str, Any] = {"autoreset_mode": autoreset_mode, "render_modes": []}
+        self.metadata: dict[str, Any] = {"autoreset_mode": mode, "render_modes": []}
         if spec.render_fps is not None:
             self.metadata["render_fps"] = spec.render_fps
-        self.render_mode = render_mode
-        self.autoreset_mode = autoreset_mode
+        self.render_mode = render
+        self.autoreset_mode = mode
         self.closed = False
 
     @property

@@ -234,7 +234,7 @@ class OriginalDmEnvPool(DmEnvPool):
 
     def __init__(self, pool: Any, spec: EnvSpec) -> None:
         super().__init__(pool, spec)
-        self.spec = OriginalSpec(spec)  # type: ignore[assignment]
+        self.spec = OriginalSpec(spec)
         self._discrete = isinstance(spec.action_space, gymnasium.spaces.Discrete)
 
     def seed(self, seed: Any = None) -> None:

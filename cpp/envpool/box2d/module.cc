@@ -191,10 +191,10 @@ PYBIND11_MODULE(_box2d, m) {
         "they came from (envpool/box2d_score_font.py).");
   m.def("_render_score_for_tests", &RenderScoreForTests,
         "Test only: the installed font's coverage image of a string.");
-  RegisterEnv<envpool::box2d::BipedalWalker>(m, "BipedalWalker");
-  RegisterEnv<envpool::box2d::CarRacing>(m, "CarRacing");
-  RegisterEnv<envpool::box2d::CarRacingDiscrete>(m, "CarRacingDiscrete");
-  RegisterEnv<envpool::box2d::LunarLander>(m, "LunarLander");
-  RegisterEnv<envpool::box2d::LunarLanderContinuous>(m,
-                                                     "LunarLanderContinuous");
+  namespace b2 = envpool::box2d;
+  envpool::python::RegisterEnvs<b2::BipedalWalker, b2::CarRacing,
+                                b2::CarRacingDiscrete, b2::LunarLander,
+                                b2::LunarLanderContinuous>(
+      m, "BipedalWalker", "CarRacing", "CarRacingDiscrete", "LunarLander",
+      "LunarLanderContinuous");
 }

@@ -9,11 +9,9 @@
 #include "envpool/python/py_env_pool.h"
 
 PYBIND11_MODULE(_classic_control, m) {
-  using envpool::python::RegisterEnv;
   namespace cc = envpool::classic_control;
-  RegisterEnv<cc::CartPole>(m, "CartPole");
-  RegisterEnv<cc::Pendulum>(m, "Pendulum");
-  RegisterEnv<cc::MountainCar>(m, "MountainCar");
-  RegisterEnv<cc::MountainCarContinuous>(m, "MountainCarContinuous");
-  RegisterEnv<cc::Acrobot>(m, "Acrobot");
+  envpool::python::RegisterEnvs<cc::CartPole, cc::Pendulum, cc::MountainCar,
+                                cc::MountainCarContinuous, cc::Acrobot>(
+      m, "CartPole", "Pendulum", "MountainCar", "MountainCarContinuous",
+      "Acrobot");
 }

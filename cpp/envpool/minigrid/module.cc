@@ -15,29 +15,17 @@
 #include "envpool/python/py_env_pool.h"
 
 PYBIND11_MODULE(_minigrid, m) {
-  using envpool::python::RegisterEnv;
   namespace mg = envpool::minigrid;
-  RegisterEnv<mg::Empty>(m, "Empty");
-  RegisterEnv<mg::DoorKey>(m, "DoorKey");
-  RegisterEnv<mg::FourRooms>(m, "FourRooms");
-  RegisterEnv<mg::LavaGap>(m, "LavaGap");
-  RegisterEnv<mg::Crossing>(m, "Crossing");
-  RegisterEnv<mg::Unlock>(m, "Unlock");
-  RegisterEnv<mg::UnlockPickup>(m, "UnlockPickup");
-  RegisterEnv<mg::BlockedUnlockPickup>(m, "BlockedUnlockPickup");
-  RegisterEnv<mg::KeyCorridor>(m, "KeyCorridor");
-  RegisterEnv<mg::MultiRoom>(m, "MultiRoom");
-  RegisterEnv<mg::Fetch>(m, "Fetch");
-  RegisterEnv<mg::GoToObject>(m, "GoToObject");
-  RegisterEnv<mg::PutNear>(m, "PutNear");
-  RegisterEnv<mg::GoToDoor>(m, "GoToDoor");
-  RegisterEnv<mg::RedBlueDoors>(m, "RedBlueDoors");
-  RegisterEnv<mg::LockedRoom>(m, "LockedRoom");
-  RegisterEnv<mg::Memory>(m, "Memory");
-  RegisterEnv<mg::DistShift>(m, "DistShift");
-  RegisterEnv<mg::Playground>(m, "Playground");
-  RegisterEnv<mg::DynamicObstacles>(m, "DynamicObstacles");
-  RegisterEnv<mg::ObstructedMaze1Dlhb>(m, "ObstructedMaze1Dlhb");
-  RegisterEnv<mg::ObstructedMazeFull>(m, "ObstructedMazeFull");
-  RegisterEnv<mg::ObstructedMazeFullV1>(m, "ObstructedMazeFullV1");
+  envpool::python::RegisterEnvs<
+      mg::Empty, mg::DoorKey, mg::FourRooms, mg::LavaGap, mg::Crossing,
+      mg::Unlock, mg::UnlockPickup, mg::BlockedUnlockPickup, mg::KeyCorridor,
+      mg::MultiRoom, mg::Fetch, mg::GoToObject, mg::PutNear, mg::GoToDoor,
+      mg::RedBlueDoors, mg::LockedRoom, mg::Memory, mg::DistShift,
+      mg::Playground, mg::DynamicObstacles, mg::ObstructedMaze1Dlhb,
+      mg::ObstructedMazeFull, mg::ObstructedMazeFullV1>(
+      m, "Empty", "DoorKey", "FourRooms", "LavaGap", "Crossing", "Unlock",
+      "UnlockPickup", "BlockedUnlockPickup", "KeyCorridor", "MultiRoom",
+      "Fetch", "GoToObject", "PutNear", "GoToDoor", "RedBlueDoors",
+      "LockedRoom", "Memory", "DistShift", "Playground", "DynamicObstacles",
+      "ObstructedMaze1Dlhb", "ObstructedMazeFull", "ObstructedMazeFullV1");
 }

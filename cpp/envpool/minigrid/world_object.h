@@ -25,14 +25,14 @@ enum class ObjType : std::uint8_t {
   kAgent = 10,
 };
 
-// minigrid's COLOR_TO_IDX.
+// minigrid's COLOR_TO_IDX: red 0 to grey 5.
 enum class Color : std::uint8_t {
-  kRed = 0,
-  kGreen = 1,
-  kBlue = 2,
-  kPurple = 3,
-  kYellow = 4,
-  kGrey = 5,
+  kRed,
+  kGreen,
+  kBlue,
+  kPurple,
+  kYellow,
+  kGrey
 };
 
 // minigrid's COLOR_NAMES: the names sorted, the order _rand_color draws from.

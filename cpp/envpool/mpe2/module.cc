@@ -15,30 +15,27 @@
 #include "envpool/numpy/py_numpy_parity.h"
 #include "envpool/python/py_env_pool.h"
 
-namespace envpool::mpe2 {
+namespace {
 
+// Each scenario is one env class of the module.
 template <typename Scenario>
-void Register(pybind11::module_& m, const char* name) {
-  envpool::python::RegisterEnv<MpeEnv<Scenario>>(m, name);
-}
+using Mpe = envpool::mpe2::MpeEnv<Scenario>;
 
-}  // namespace envpool::mpe2
+}  // namespace
 
 PYBIND11_MODULE(_mpe2, m) {
   namespace mpe2 = envpool::mpe2;
-  mpe2::Register<mpe2::SimpleScenario>(m, "Simple");
-  mpe2::Register<mpe2::SimpleAdversaryScenario>(m, "SimpleAdversary");
-  mpe2::Register<mpe2::SimpleCryptoScenario>(m, "SimpleCrypto");
-  mpe2::Register<mpe2::SimplePushScenario>(m, "SimplePush");
-  mpe2::Register<mpe2::SimpleReferenceScenario>(m, "SimpleReference");
-  mpe2::Register<mpe2::SimpleSpeakerListenerScenario>(m,
-                                                      "SimpleSpeakerListener");
-  mpe2::Register<mpe2::SimpleSpreadScenario>(m, "SimpleSpread");
-  mpe2::Register<mpe2::SimpleTagScenario>(m, "SimpleTag");
-  mpe2::Register<mpe2::SimpleWorldCommScenario>(m, "SimpleWorldComm");
-  mpe2::Register<mpe2::SimpleLineScenario>(m, "SimpleLine");
-  mpe2::Register<mpe2::SimpleFormationScenario>(m, "SimpleFormation");
-  mpe2::Register<mpe2::CollectTreasureScenario>(m, "CollectTreasure");
+  envpool::python::RegisterEnvs<
+      Mpe<mpe2::SimpleScenario>, Mpe<mpe2::SimpleAdversaryScenario>,
+      Mpe<mpe2::SimpleCryptoScenario>, Mpe<mpe2::SimplePushScenario>,
+      Mpe<mpe2::SimpleReferenceScenario>,
+      Mpe<mpe2::SimpleSpeakerListenerScenario>, Mpe<mpe2::SimpleSpreadScenario>,
+      Mpe<mpe2::SimpleTagScenario>, Mpe<mpe2::SimpleWorldCommScenario>,
+      Mpe<mpe2::SimpleLineScenario>, Mpe<mpe2::SimpleFormationScenario>,
+      Mpe<mpe2::CollectTreasureScenario>>(
+      m, "Simple", "SimpleAdversary", "SimpleCrypto", "SimplePush",
+      "SimpleReference", "SimpleSpeakerListener", "SimpleSpread", "SimpleTag",
+      "SimpleWorldComm", "SimpleLine", "SimpleFormation", "CollectTreasure");
   // np.exp in simple_tag's and simple_world_comm's boundary penalty, np.arctan2
   // in simple_formation's target angle
   envpool::python::RegisterNumpyParity(m);

@@ -14,17 +14,12 @@
 
 PYBIND11_MODULE(_mujoco, m) {
   envpool::mujoco_runtime::InitMujocoModule(m);
-  using envpool::python::RegisterEnv;
   namespace mj = envpool::mujoco;
-  RegisterEnv<mj::Ant>(m, "Ant");
-  RegisterEnv<mj::HalfCheetah>(m, "HalfCheetah");
-  RegisterEnv<mj::Hopper>(m, "Hopper");
-  RegisterEnv<mj::Humanoid>(m, "Humanoid");
-  RegisterEnv<mj::HumanoidStandup>(m, "HumanoidStandup");
-  RegisterEnv<mj::InvertedDoublePendulum>(m, "InvertedDoublePendulum");
-  RegisterEnv<mj::InvertedPendulum>(m, "InvertedPendulum");
-  RegisterEnv<mj::Pusher>(m, "Pusher");
-  RegisterEnv<mj::Reacher>(m, "Reacher");
-  RegisterEnv<mj::Swimmer>(m, "Swimmer");
-  RegisterEnv<mj::Walker2d>(m, "Walker2d");
+  envpool::python::RegisterEnvs<
+      mj::Ant, mj::HalfCheetah, mj::Hopper, mj::Humanoid, mj::HumanoidStandup,
+      mj::InvertedDoublePendulum, mj::InvertedPendulum, mj::Pusher, mj::Reacher,
+      mj::Swimmer, mj::Walker2d>(m, "Ant", "HalfCheetah", "Hopper", "Humanoid",
+                                 "HumanoidStandup", "InvertedDoublePendulum",
+                                 "InvertedPendulum", "Pusher", "Reacher",
+                                 "Swimmer", "Walker2d");
 }

@@ -436,6 +436,15 @@ void RegisterEnv(py::module_& m, const char* name) {
   }
 }
 
+// Exposes each env type Es to Python as the class of the same place in
+// `names`: a family module's one registration call.
+template <typename... Es, typename... Names>
+void RegisterEnvs(py::module_& m, const Names&... names) {
+  static_assert(sizeof...(Es) == sizeof...(Names),
+                "RegisterEnvs takes one class name per env type");
+  (RegisterEnv<Es>(m, names), ...);
+}
+
 }  // namespace envpool::python
 
 #endif  // ENVPOOL_PYTHON_PY_ENV_POOL_H_

@@ -8,10 +8,8 @@
 #include "envpool/toy_text/taxi.h"
 
 PYBIND11_MODULE(_toy_text, m) {
-  using envpool::python::RegisterEnv;
   namespace tt = envpool::toy_text;
-  RegisterEnv<tt::Blackjack>(m, "Blackjack");
-  RegisterEnv<tt::FrozenLake>(m, "FrozenLake");
-  RegisterEnv<tt::CliffWalking>(m, "CliffWalking");
-  RegisterEnv<tt::Taxi>(m, "Taxi");
+  envpool::python::RegisterEnvs<tt::Blackjack, tt::FrozenLake, tt::CliffWalking,
+                                tt::Taxi>(m, "Blackjack", "FrozenLake",
+                                          "CliffWalking", "Taxi");
 }
