@@ -5,6 +5,7 @@ of its inputs, so the second pytest run of a CI job reuses it."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import importlib
 import os
@@ -40,12 +41,21 @@ def _inputs_hash() -> str:
 
 def build() -> Path:
     """Builds the module if needed; returns the folder that holds it."""
+    out = REPO / "build" / "test-fault-env" / _inputs_hash()
+    out.mkdir(parents=True, exist_ok=True)
+    # one build at a time: pytest-xdist's workers may all ask for it at once
+    with open(out.parent / f"{out.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _build_into(out)
+    return out
+
+
+def _build_into(out: Path) -> None:
     import pybind11
 
     cmake = shutil.which("cmake")
     if cmake is None:
         raise RuntimeError("the fault-injection tests need cmake: pip install -e '.[test]'")
-    out = REPO / "build" / "test-fault-env" / _inputs_hash()
     if not list(out.glob(f"{MODULE}*.so")):
         cmd = [
             cmake,
@@ -64,7 +74,6 @@ def build() -> Path:
             done = subprocess.run(step, capture_output=True, text=True, check=False)
             if done.returncode != 0:
                 raise RuntimeError(f"building the fault env failed:\n{done.stdout}\n{done.stderr}")
-    return out
 
 
 def prelude(module_dir: Path) -> str:

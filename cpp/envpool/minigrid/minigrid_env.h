@@ -38,6 +38,7 @@
 
 #include "envpool/core/env.h"
 #include "envpool/minigrid/grid.h"
+#include "envpool/minigrid/obs_modes.h"
 #include "envpool/minigrid/view.h"
 #include "envpool/minigrid/world_object.h"
 #include "envpool/numpy/random.h"
@@ -61,12 +62,14 @@ inline constexpr std::int64_t kNumActions = 7;
 inline constexpr std::int64_t kMaxMissionBytes = 512;
 
 // The options every task has, after the task's own: `max_steps` (0: the
-// task's default, which minigrid computes from its size), `agent_view_size`
-// and, where minigrid lets it be passed, `see_through_walls`.
+// task's default, which minigrid computes from its size), `agent_view_size`,
+// `obs_mode` (obs_modes.h) and, where minigrid lets it be passed,
+// `see_through_walls`.
 inline Config WithCommonOptions(Config own, bool see_through_walls_option,
                                 bool see_through_walls = false) {
   own.Set("max_steps", std::int64_t{0});
   own.Set("agent_view_size", std::int64_t{7});
+  own.Set("obs_mode", std::string("dict"));
   if (see_through_walls_option) {
     own.Set("see_through_walls", see_through_walls);
   }
@@ -112,16 +115,15 @@ class MiniGridEnv {
   using Action = std::int64_t;
 
   // Dict(direction, image, mission), in the order of minigrid's sorted
-  // observation space, and the agent's position as info. A mission may be
-  // empty (Playground's is). Dynamic-Obstacles has 3 actions, the rest 7.
+  // observation space, or the obs_mode's form of it, and the agent's position
+  // as info. A mission may be empty (Playground's is). Dynamic-Obstacles has
+  // 3 actions, the rest 7.
   static EnvSpec Spec(const Config& config,
                       std::int64_t num_actions = kNumActions) {
     const std::int64_t view = ViewSize(config);
     CheckAtLeast("max_steps", config.Get<std::int64_t>("max_steps"), 0);
-    return {MakeDict("obs", {MakeDiscrete<std::int64_t>("direction", 4),
-                             MakeArray<std::uint8_t>("image", {view, view, 3},
-                                                     {0}, {255}),
-                             MakeText("mission", kMaxMissionBytes, 0)}),
+    // obs_mode "full": the grid's size comes from GridSized<Task>::Spec.
+    return {ObsModeSpec(ObsModeOption(config), view, kMaxMissionBytes, {0, 0}),
             MakeDiscrete<std::int64_t>("action", num_actions),
             {MakeArray<std::int32_t>("agent_pos", {2})}};
   }
@@ -169,7 +171,12 @@ class MiniGridEnv {
         see_through_walls_(config.Contains("see_through_walls")
                                ? config.Get<bool>("see_through_walls")
                                : see_through_walls),
-        view_(ViewSize(config)) {}
+        obs_mode_(ObsModeOption(config)),
+        view_(ViewSize(config)),
+        image_(
+            obs_mode_ == ObsMode::kDict || obs_mode_ == ObsMode::kFull
+                ? 0
+                : static_cast<std::size_t>(view_.size() * view_.size() * 3)) {}
   // A size x size grid (the "size" option) whose default max_steps is
   // steps_per_cell * size * size, as most tasks count it.
   MiniGridEnv(const Config& config, std::int64_t steps_per_cell,
@@ -434,16 +441,50 @@ class MiniGridEnv {
 
  private:
   void WriteObs(Output& out) {
-    out.Obs<std::int64_t>(0)[0] = agent_dir_;
-    view_.Encode(grid_, agent_pos_, agent_dir_, see_through_walls_, carrying_,
-                 out.Obs<std::uint8_t>(1));
-    out.Text(2, mission_);
+    if (obs_mode_ == ObsMode::kDict) {
+      out.Obs<std::int64_t>(0)[0] = agent_dir_;
+      view_.Encode(grid_, agent_pos_, agent_dir_, see_through_walls_, carrying_,
+                   out.Obs<std::uint8_t>(1));
+      out.Text(2, mission_);
+    } else {
+      if (obs_mode_ != ObsMode::kFull) {
+        view_.Encode(grid_, agent_pos_, agent_dir_, see_through_walls_,
+                     carrying_, image_);
+      }
+      WriteObsMode(out);
+    }
     auto pos = out.Info<std::int32_t>(0);
     pos[0] = static_cast<std::int32_t>(agent_pos_.x);
     pos[1] = static_cast<std::int32_t>(agent_pos_.y);
   }
 
+  void WriteObsMode(Output& out) {
+    switch (obs_mode_) {
+      case ObsMode::kImage:
+        std::copy(image_.begin(), image_.end(),
+                  out.Obs<std::uint8_t>().begin());
+        break;
+      case ObsMode::kOneHot:
+        out.Obs<std::int64_t>(0)[0] = agent_dir_;
+        WriteOneHot(image_, out.Obs<std::uint8_t>(1));
+        out.Text(2, mission_);
+        break;
+      case ObsMode::kFlat:
+        WriteFlat(image_, mission_, out.Obs<std::uint8_t>());
+        break;
+      case ObsMode::kFull:
+        out.Obs<std::int64_t>(0)[0] = agent_dir_;
+        WriteFullGrid(grid_, agent_pos_, agent_dir_, out.Obs<std::uint8_t>(1));
+        out.Text(2, mission_);
+        break;
+      case ObsMode::kDict:
+        break;
+    }
+  }
+
+  ObsMode obs_mode_;
   AgentView view_;
+  std::vector<std::uint8_t> image_;  // the encoded view, outside dict mode
 };
 
 // What a task whose one own option is its square grid's `size` declares:
@@ -470,8 +511,29 @@ class SizedTask : public MiniGridEnv {
     return MiniGridEnv::Spec(config);
   }
 
- protected:
+ private:
+  // Only Task derives from it, with MiniGridEnv's constructors.
+  friend Task;
+  SizedTask() = delete;
   using MiniGridEnv::MiniGridEnv;
+};
+
+// A task as the module registers it: its spec knows the grid's size, which
+// obs_mode "full" (the whole grid as the image) needs; a throwaway env of the
+// config tells it.
+template <typename Task>
+class GridSized : public Task {
+ public:
+  using Task::Task;
+  static EnvSpec Spec(const Config& config) {
+    EnvSpec spec = Task::Spec(config);
+    if (ObsModeOption(config) == ObsMode::kFull) {
+      const GridSized probe(config);
+      spec.obs = ObsModeSpec(ObsMode::kFull, ViewSize(config), kMaxMissionBytes,
+                             {probe.grid_.width(), probe.grid_.height()});
+    }
+    return spec;
+  }
 };
 
 }  // namespace envpool::minigrid

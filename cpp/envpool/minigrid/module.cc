@@ -14,15 +14,26 @@
 #include "envpool/minigrid/unlock.h"
 #include "envpool/python/py_env_pool.h"
 
+namespace {
+
+// Each task as GridSized<Task> (minigrid_env.h), under its class name.
+template <typename... Tasks, typename... Names>
+void RegisterTasks(pybind11::module_& m, const Names&... names) {
+  envpool::python::RegisterEnvs<envpool::minigrid::GridSized<Tasks>...>(
+      m, names...);
+}
+
+}  // namespace
+
 PYBIND11_MODULE(_minigrid, m) {
   namespace mg = envpool::minigrid;
-  envpool::python::RegisterEnvs<
-      mg::Empty, mg::DoorKey, mg::FourRooms, mg::LavaGap, mg::Crossing,
-      mg::Unlock, mg::UnlockPickup, mg::BlockedUnlockPickup, mg::KeyCorridor,
-      mg::MultiRoom, mg::Fetch, mg::GoToObject, mg::PutNear, mg::GoToDoor,
-      mg::RedBlueDoors, mg::LockedRoom, mg::Memory, mg::DistShift,
-      mg::Playground, mg::DynamicObstacles, mg::ObstructedMaze1Dlhb,
-      mg::ObstructedMazeFull, mg::ObstructedMazeFullV1>(
+  RegisterTasks<mg::Empty, mg::DoorKey, mg::FourRooms, mg::LavaGap,
+                mg::Crossing, mg::Unlock, mg::UnlockPickup,
+                mg::BlockedUnlockPickup, mg::KeyCorridor, mg::MultiRoom,
+                mg::Fetch, mg::GoToObject, mg::PutNear, mg::GoToDoor,
+                mg::RedBlueDoors, mg::LockedRoom, mg::Memory, mg::DistShift,
+                mg::Playground, mg::DynamicObstacles, mg::ObstructedMaze1Dlhb,
+                mg::ObstructedMazeFull, mg::ObstructedMazeFullV1>(
       m, "Empty", "DoorKey", "FourRooms", "LavaGap", "Crossing", "Unlock",
       "UnlockPickup", "BlockedUnlockPickup", "KeyCorridor", "MultiRoom",
       "Fetch", "GoToObject", "PutNear", "GoToDoor", "RedBlueDoors",

@@ -106,14 +106,16 @@ class CollectTreasureScenario {
       }
     }
     for (std::size_t c = 0; c < num_collectors_; ++c) {
-      if (!holding_[c]) {
+      std::optional<std::int64_t>& held = holding_[c];
+      if (!held.has_value()) {
         continue;
       }
+      const std::int64_t kind = held.value();
       for (std::size_t d = 0; d < num_deposits_; ++d) {
-        if (*holding_[c] == static_cast<std::int64_t>(d) &&
+        if (kind == static_cast<std::int64_t>(d) &&
             IsCollision(world.agent(c), world.agent(num_collectors_ + d))) {
           deposit_reward_ += 5.0;
-          holding_[c].reset();
+          held.reset();
           break;
         }
       }
@@ -130,14 +132,15 @@ class CollectTreasureScenario {
         }
       }
       std::optional<double> nearest;
-      if (!holding_[agent]) {
+      const std::optional<std::int64_t>& held = holding_[agent];
+      if (!held.has_value()) {
         for (std::size_t t = 0; t < num_treasures_; ++t) {
           if (alive_[t]) {
             Closer(nearest, World::Distance(world.landmark(t), self));
           }
         }
       } else {
-        const auto d = static_cast<std::size_t>(*holding_[agent]);
+        const auto d = static_cast<std::size_t>(held.value());
         Closer(nearest,
                World::Distance(world.agent(num_collectors_ + d), self));
       }
