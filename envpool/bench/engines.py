@@ -335,7 +335,10 @@ class _GymnasiumEngine(Engine):
         if task.is_minigrid:
             if _missing("minigrid"):
                 return "gymnasium's MiniGrid envs need the minigrid package (pip install minigrid)"
-            importlib.import_module("minigrid")  # registers its ids in gymnasium
+            try:
+                importlib.import_module("minigrid")  # registers its ids in gymnasium
+            except ImportError as exc:  # minigrid imports pygame
+                return f"minigrid does not import here: {exc}"
         if task.is_atari:
             try:
                 import cv2  # noqa: F401
