@@ -29,7 +29,7 @@ DEFAULT_NUM_ENVS = {
     "minigrid": (8, 64, 256),
 }
 DEFAULT_SECONDS = 1.0
-PEER_PACKAGES = (
+REPORTED_PACKAGES = (
     "envpool",
     "numpy",
     "gymnasium",
@@ -127,7 +127,7 @@ def versions() -> dict[str, str]:
     from importlib import metadata
 
     out = {}
-    for name in PEER_PACKAGES:
+    for name in REPORTED_PACKAGES:
         try:
             out[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
