@@ -36,12 +36,12 @@ ASYNC_MAX_PROCESSES = 64
 
 
 def task_family(task_id: str) -> str:
-    """``"atari"``, ``"mujoco"``, ``"box2d"`` or ``"classic"`` (anything else, toy text
-    included: small, cheap steps), from envpool's registry."""
+    """``"atari"``, ``"mujoco"``, ``"box2d"``, ``"dmc"``, ``"minigrid"`` or ``"classic"``
+    (anything else, toy text included: small, cheap steps), from envpool's registry."""
     from envpool.registry import get_task
 
     family = get_task(task_id).family
-    return family if family in ("atari", "mujoco", "box2d", "dmc") else "classic"
+    return family if family in ("atari", "mujoco", "box2d", "dmc", "minigrid") else "classic"
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,8 @@ class TaskInfo:
 
     task_id: str
     family: str
-    """``"atari"``, ``"mujoco"``, ``"box2d"``, ``"dmc"`` or ``"classic"`` (task_family)."""
+    """``"atari"``, ``"mujoco"``, ``"box2d"``, ``"dmc"``, ``"minigrid"`` or ``"classic"``
+    (task_family)."""
     frame_skip: int
     """Emulator frames per env step (1 for non-Atari tasks)."""
     action_space: Any
@@ -64,6 +65,11 @@ class TaskInfo:
     def is_mujoco(self) -> bool:
         """One of gymnasium's MuJoCo tasks (same id in gymnasium and the original EnvPool)."""
         return self.family == "mujoco"
+
+    @property
+    def is_minigrid(self) -> bool:
+        """One of minigrid's tasks (gymnasium has its id once ``minigrid`` is imported)."""
+        return self.family == "minigrid"
 
     @property
     def original_id(self) -> str:
@@ -291,6 +297,13 @@ def _gym_env_factory(task: TaskInfo) -> Callable[[], Any]:
     """A function making one gymnasium env that matches envpool's version of `task`."""
     import gymnasium as gym
 
+    if task.is_minigrid:
+
+        def make_minigrid() -> Any:
+            importlib.import_module("minigrid")  # its ids, also in a spawned worker
+            return gym.make(task.task_id)
+
+        return make_minigrid
     if not task.is_atari:
         return lambda: gym.make(task.task_id)
 
@@ -319,6 +332,13 @@ class _GymnasiumEngine(Engine):
         gym_id = task.ale_id if task.is_atari else task.task_id
         if task.is_mujoco and _missing("mujoco"):
             return "gymnasium's MuJoCo envs need the mujoco package (pip install mujoco)"
+        if task.is_minigrid:
+            if _missing("minigrid"):
+                return "gymnasium's MiniGrid envs need the minigrid package (pip install minigrid)"
+            try:
+                importlib.import_module("minigrid")  # registers its ids in gymnasium
+            except ImportError as exc:  # minigrid imports pygame
+                return f"minigrid does not import here: {exc}"
         if task.is_atari:
             try:
                 import cv2  # noqa: F401
@@ -441,7 +461,11 @@ class AsyncVectorEngine(SyncVectorEngine):
     def _make(self, case: Case) -> Any:
         import gymnasium as gym
 
-        return gym.vector.AsyncVectorEnv([_gym_env_factory(case.task)] * case.num_envs)
+        # minigrid's mission space is its own Space class, which gymnasium cannot put in
+        # shared memory: the workers pickle their observations through the pipes instead
+        shared = not case.task.is_minigrid
+        factories = [_gym_env_factory(case.task)] * case.num_envs
+        return gym.vector.AsyncVectorEnv(factories, shared_memory=shared)
 
 
 class NumpyVectorEngine(Engine):

@@ -26,8 +26,19 @@ DEFAULT_NUM_ENVS = {
     "mujoco": (8, 16, 32),
     "box2d": (8, 16, 32),
     "dmc": (8, 16, 32),
+    "minigrid": (8, 64, 256),
 }
 DEFAULT_SECONDS = 1.0
+REPORTED_PACKAGES = (
+    "envpool",
+    "numpy",
+    "gymnasium",
+    "ale-py",
+    "opencv-python-headless",
+    "mujoco",
+    "minigrid",
+)
+"""The packages whose versions a report records (those installed)."""
 
 
 @dataclass
@@ -116,7 +127,7 @@ def versions() -> dict[str, str]:
     from importlib import metadata
 
     out = {}
-    for name in ("envpool", "numpy", "gymnasium", "ale-py", "opencv-python-headless", "mujoco"):
+    for name in REPORTED_PACKAGES:
         try:
             out[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
