@@ -26,6 +26,7 @@ DEFAULT_NUM_ENVS = {
     "mujoco": (8, 16, 32),
     "box2d": (8, 16, 32),
     "dmc": (8, 16, 32),
+    "mpe2": (8, 32, 128),
 }
 DEFAULT_SECONDS = 1.0
 
@@ -62,6 +63,8 @@ class Measurement:
     steps_per_second: float
     frames_per_second: float | None
     """Emulator frames per second (steps x frame_skip) for Atari tasks, else None."""
+    agent_steps_per_second: float | None = None
+    """Agent steps per second (steps x agents per env) for multi-agent tasks, else None."""
 
 
 @dataclass
@@ -81,6 +84,8 @@ class Report:
     frame_skip: dict[str, int]
     versions: dict[str, str]
     seconds_taken: float
+    agents: dict[str, int] = field(default_factory=dict)
+    """Agents per env of each multi-agent task."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -88,6 +93,7 @@ class Report:
             "versions": self.versions,
             "machine": machine(),
             "frame_skip": self.frame_skip,
+            "agents": self.agents,
             "results": [asdict(m) for m in self.measurements],
             "skipped": [asdict(s) for s in self.skipped],
             "seconds_taken": self.seconds_taken,
@@ -116,7 +122,17 @@ def versions() -> dict[str, str]:
     from importlib import metadata
 
     out = {}
-    for name in ("envpool", "numpy", "gymnasium", "ale-py", "opencv-python-headless", "mujoco"):
+    for name in (
+        "envpool",
+        "numpy",
+        "gymnasium",
+        "ale-py",
+        "opencv-python-headless",
+        "mujoco",
+        "mpe2",
+        "pettingzoo",
+        "supersuit",
+    ):
         try:
             out[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
@@ -234,6 +250,7 @@ def run(settings: Settings, out: TextIO = sys.stdout, progress: bool = True) -> 
                 bar.finish(label, "skipped")
                 continue
             frames = rate * case.task.frame_skip if case.task.is_atari else None
+            agents = len(case.task.agents)
             measurements.append(
                 Measurement(
                     case.task.task_id,
@@ -243,6 +260,7 @@ def run(settings: Settings, out: TextIO = sys.stdout, progress: bool = True) -> 
                     case.num_threads,
                     rate,
                     frames,
+                    rate * agents if agents else None,
                 )
             )
             bar.finish(label, f"{rate:,.0f} steps/s")
@@ -268,6 +286,7 @@ def run(settings: Settings, out: TextIO = sys.stdout, progress: bool = True) -> 
         frame_skip={t.task_id: t.frame_skip for t in tasks},
         versions=vers,
         seconds_taken=time.perf_counter() - started,
+        agents={t.task_id: len(t.agents) for t in tasks if t.is_multi_agent},
     )
 
 
