@@ -29,6 +29,7 @@ examples:
   envpool bench --task Breakout-v5 --num-envs 8 --num-envs 16 --batch-size 4
   envpool bench --task HalfCheetah-v5 --num-envs 8 --num-threads 2
   envpool bench --task CartPole-v1 --seconds 3 --json out.json --plot out.png
+  envpool bench --task SimpleSpread-v3 SimpleTag-v3 --num-envs 8 --num-threads 2
   envpool bench --peer-python /path/to/venv/bin/python   adds the original EnvPool
 """
 
@@ -180,7 +181,9 @@ def _add_bench_command(sub: _Commands) -> None:
         "Measure env steps per second (and emulator frames per second for Atari) of "
         "envpool and of the peers importable in this Python: a for-loop over gymnasium "
         "envs, gymnasium's SyncVectorEnv and AsyncVectorEnv (also of the MuJoCo tasks), "
-        "gymnasium's numpy CartPole, ale-py's AtariVectorEnv; optionally the original "
+        "gymnasium's numpy CartPole, ale-py's AtariVectorEnv; for mpe2's multi-agent "
+        "tasks a for-loop over mpe2's parallel envs and SuperSuit's vector envs (in this "
+        "process and in worker processes), with agent steps/s; optionally the original "
         "EnvPool from another Python.",
         BENCH_EXAMPLES,
     )
@@ -199,7 +202,7 @@ def _add_bench_command(sub: _Commands) -> None:
         type=_positive_int,
         metavar="N",
         help="number of envs; repeatable (default: 8, 64, 256 for classic control, "
-        "4, 8, 16 for Atari and 8, 16, 32 for MuJoCo)",
+        "4, 8, 16 for Atari, 8, 16, 32 for MuJoCo and 8, 32, 128 for mpe2)",
     )
     p.add_argument(
         "--batch-size",
@@ -212,8 +215,9 @@ def _add_bench_command(sub: _Commands) -> None:
         "--num-threads",
         type=_threads,
         metavar="K",
-        help="worker threads of envpool, ale-py and the original EnvPool "
-        "(default: each one's own, min(num_envs, cores) for envpool)",
+        help="worker threads of envpool, ale-py and the original EnvPool, worker "
+        "processes of SuperSuit (default: each one's own, min(num_envs, cores) for "
+        "envpool, one per core for SuperSuit)",
     )
     p.add_argument(
         "--seconds",

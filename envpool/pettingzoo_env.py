@@ -62,12 +62,7 @@ class PettingZooEnv(ParallelEnv):
         """Steps the env with one action per live agent (agents that have left need none)."""
         if not self.agents:
             raise CallOrderError("every agent's episode has ended: call reset() first")
-        unknown = set(actions) - set(self.possible_agents)
-        if unknown:
-            raise ValueError(f"unknown agents {sorted(unknown)}; the agents are {self.agents}")
-        missing = [a for a in self.agents if a not in actions]
-        if missing:
-            raise ValueError(f"actions lack agents {missing}; give one for each live agent")
+        self._check(actions)
         batch = {
             a: np.asarray(actions[a])[None] if a in self.agents else self._idle_action[a]
             for a in self.possible_agents
@@ -87,6 +82,32 @@ class PettingZooEnv(ParallelEnv):
             if not (terminations[a][0] or truncations[a][0]) and infos[a]["active"][0]
         ]
         return result
+
+    def _check(self, actions: Any) -> None:
+        """Raises for actions that are not one of the right shape for each live agent."""
+        if not isinstance(actions, dict):
+            raise TypeError(
+                f"actions must be a dict keyed by agent name, got {type(actions).__name__}"
+            )
+        unknown = set(actions) - set(self.possible_agents)
+        if unknown:
+            raise ValueError(f"unknown agents {sorted(unknown)}; the agents are {self.agents}")
+        gone = [a for a in self.possible_agents if a in actions and a not in self.agents]
+        if gone:
+            raise ValueError(
+                f"agents {gone} have left the env (their episodes ended); give actions "
+                f"only for the live agents {self.agents}"
+            )
+        missing = [a for a in self.agents if a not in actions]
+        if missing:
+            raise ValueError(f"actions lack agents {missing}; give one for each live agent")
+        for agent in self.agents:
+            shape = np.shape(actions[agent])
+            expected = self.action_spaces[agent].shape or ()
+            if shape != expected:
+                raise ValueError(
+                    f"agent {agent!r}'s action must have shape {expected}, got {shape}"
+                )
 
     def render(self) -> None:
         raise NotImplementedError("envpool's multi-agent tasks do not render frames yet")

@@ -144,6 +144,45 @@ def test_bench_atari_counts_frames(tmp_path: Path) -> None:
     assert row["frames_per_second"] == pytest.approx(4 * row["steps_per_second"])
 
 
+def test_bench_multi_agent_counts_agent_steps(tmp_path: Path) -> None:
+    """An mpe2 task: envpool against the mpe2 for-loop and SuperSuit's vector envs (or a
+    note that supersuit is missing), with agent steps/s = steps/s x 4 agents."""
+    out = tmp_path / "x.json"
+    done = run(
+        "bench",
+        *("--task", "SimpleTag-v3", "--num-envs", "2", "--num-threads", "1"),
+        *("--seconds", "0.1", "--json", str(out), "--no-progress"),
+        command=[sys.executable, "-m", "envpool"],
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.read_text())
+    assert result["agents"] == {"SimpleTag-v3": 4}
+    rows = {r["engine"]: r for r in result["results"]}
+    peers = ["mpe2 for-loop"]
+    if importlib.util.find_spec("supersuit") is None:
+        assert "needs supersuit" in done.stdout
+    else:
+        peers += ["SuperSuit concat_vec_envs", "SuperSuit concat_vec_envs (processes)"]
+    assert set(rows) == {"envpool", *peers}
+    for row in rows.values():
+        assert row["agent_steps_per_second"] == pytest.approx(4 * row["steps_per_second"])
+    assert "agent steps/s" in done.stdout
+
+
+def test_bench_multi_agent_async() -> None:
+    """The multi-agent pool's async batches (rows are envs) through the bench's loop."""
+    from envpool import bench
+
+    settings = bench.Settings(
+        tasks=["SimpleSpread-v3"], num_envs=[4], batch_size=2, seconds=0.05, peers=False
+    )
+    report = bench.run(settings, progress=False)
+    (row,) = report.measurements
+    assert (row.engine, row.batch_size) == ("envpool", 2)
+    assert row.agent_steps_per_second == pytest.approx(3 * row.steps_per_second)
+    assert "agent steps/s = steps/s x 3 agents" in bench.format_report(report)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -90,7 +90,7 @@ def test_obs_mode_equals_minigrids_wrapper(task_id: str, mode: str) -> None:
 
 
 def test_an_unknown_obs_mode_names_the_choices() -> None:
-    with pytest.raises(ValueError, match="obs_mode must be 'dict', 'image'.*got 'rgb'"):
+    with pytest.raises(ValueError, match=r"obs_mode must be 'dict', 'image'.*got 'rgb'"):
         envpool.make("MiniGrid-Empty-5x5-v0", num_envs=1, obs_mode="rgb")
     env = envpool.make("MiniGrid-Empty-5x5-v0", num_envs=1, obs_mode="image")
     assert env.reset()[0].shape == (1, 7, 7, 3)

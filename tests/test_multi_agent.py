@@ -224,6 +224,59 @@ def test_bad_continuous_actions_raise_and_the_pool_stays_usable(
     pool.close()
 
 
+def test_bad_async_sends_raise_and_the_pool_stays_usable() -> None:
+    """In async mode a send with the wrong number of rows, an env id out of range or an
+    env still in flight raises before anything runs; the batch in flight still arrives."""
+    pool = envpool.make("SimpleSpread-v3", num_envs=4, batch_size=2, seed=0)
+    pool.async_reset()
+    agent0 = pool.possible_agents[0]
+    ids = pool.recv()[4][agent0]["env_id"].copy()
+    with pytest.raises(ValueError, match=re.escape("must have shape (2,) (one per env)")):
+        pool.send(sample_actions(pool, 3), ids)
+    with pytest.raises(IndexError, match="env_id 9 is out of range"):
+        pool.send(sample_actions(pool, 2), np.array([ids[0], 9]))
+    pool.send(sample_actions(pool, 2), ids)
+    with pytest.raises(envpool.CallOrderError, match="still in flight"):
+        pool.send(sample_actions(pool, 2), ids)
+    seen = set()
+    for _ in range(2):  # the two envs of async_reset not yet received, and the two sent
+        obs, *_, infos = pool.recv()
+        assert obs[agent0].shape == (2, 18)
+        seen.update(infos[agent0]["env_id"].tolist())
+    assert seen == {0, 1, 2, 3}
+    pool.close()
+
+
+@pytest.mark.parametrize(
+    ("task_id", "options", "error", "words"),
+    [
+        ("SimpleSpread-v3", {"N": 0}, ValueError, "N must be at least 1"),
+        ("SimpleSpread-v3", {"local_ratio": 1.5}, ValueError, "Must be between 0 and 1"),
+        ("SimpleSpread-v3", {"local_ratio": float("nan")}, ValueError, "Must be between 0 and 1"),
+        ("SimpleSpread-v3", {"N": 2.5}, TypeError, "option 'N' must be int"),
+        ("SimpleSpread-v3", {"continuous_actions": 1}, TypeError, "must be bool"),
+        ("SimpleSpread-v3", {"num_agent_neighbors": 1}, TypeError, "unknown option"),
+        ("SimpleTag-v3", {"num_obstacles": -1}, ValueError, "must be >= 0"),
+        ("SimpleWorldComm-v3", {"num_food": 0}, ValueError, "num_food must be at least 1"),
+        ("SimpleWorldComm-v3", {"num_forests": -1}, ValueError, "num_forests must be at least 0"),
+        ("CollectTreasure-v1", {"num_collectors": 0}, ValueError, "num_collectors must be >= 1"),
+        ("SimpleFormation-v1", {"N": 0}, ValueError, "N must be at least 1"),
+        ("SimpleSpread-v3", {"render_mode": "rgb_array"}, ValueError, "cannot render frames"),
+    ],
+)
+def test_out_of_range_options_raise_and_the_next_make_works(
+    task_id: str, options: dict[str, Any], error: type, words: str
+) -> None:
+    with pytest.raises(error, match=re.escape(words)):
+        envpool.make(task_id, num_envs=2, **options)
+    with pytest.raises(error, match=re.escape(words)):
+        envpool.make_pettingzoo(task_id, **options)
+    pool = envpool.make(task_id, num_envs=2, seed=0)
+    pool.reset()
+    pool.step(sample_actions(pool, 2))
+    pool.close()
+
+
 def test_unknown_agent_spaces_and_other_front_ends_are_refused() -> None:
     pool = envpool.make("SimplePush-v3", num_envs=1)
     with pytest.raises(ValueError, match="unknown agent 'nobody'"):

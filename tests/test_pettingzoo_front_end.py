@@ -5,6 +5,7 @@ parallel_env over whole episodes."""
 from __future__ import annotations
 
 import importlib
+import re
 
 import numpy as np
 import pytest
@@ -64,4 +65,59 @@ def test_refuses_what_it_cannot_do() -> None:
     assert env.agents == []
     with pytest.raises(envpool.CallOrderError, match="call reset"):
         env.step({"agent_0": 0})
+    env.close()
+
+
+@pytest.mark.parametrize(
+    ("change", "error", "words"),
+    [
+        (lambda a: {**a, "agent_0": np.zeros(4, np.float32)}, ValueError, "shape (5,), got (4,)"),
+        (lambda a: {**a, "agent_0": a["agent_0"][None]}, ValueError, "shape (5,), got (1, 5)"),
+        (lambda a: {**a, "agent_0": np.zeros(5, np.int64)}, TypeError, "float dtype"),
+        (lambda a: {**a, "agent_0": np.full(5, np.nan, np.float32)}, ValueError, "not finite"),
+        (lambda a: {**a, "agent_7": a["agent_0"]}, ValueError, "unknown agents ['agent_7']"),
+        (lambda a: list(a.values()), TypeError, "dict keyed by agent name"),
+    ],
+    ids=["short", "batch-axis", "integer", "nan", "unknown-agent", "not-a-dict"],
+)
+def test_bad_continuous_actions_raise_and_the_env_stays_usable(change, error, words) -> None:
+    env = envpool.make_pettingzoo("SimpleSpread-v3", seed=0, continuous_actions=True)
+    env.reset(seed=0)
+    actions = {a: np.full(5, 0.5, np.float32) for a in env.agents}
+    with pytest.raises(error, match=re.escape(words)):
+        env.step(change(actions))
+    obs, *_ = env.step(actions)
+    assert obs["agent_0"].shape == (18,)
+    env.close()
+
+
+@pytest.mark.parametrize(
+    ("action", "error", "words"),
+    [
+        (np.array([1, 2]), ValueError, "shape (), got (2,)"),
+        (np.array([1]), ValueError, "shape (), got (1,)"),
+        (7, ValueError, "action 7 is out of range [0, 4]"),
+        (1.0, TypeError, "integer dtype"),
+    ],
+    ids=["two", "batch-axis", "out-of-range", "float"],
+)
+def test_bad_discrete_actions_raise_and_the_env_stays_usable(action, error, words) -> None:
+    env = envpool.make_pettingzoo("SimpleSpread-v3", seed=0)
+    env.reset(seed=0)
+    with pytest.raises(error, match=re.escape(words)):
+        env.step({**dict.fromkeys(env.agents, 1), "agent_1": action})
+    env.step(dict.fromkeys(env.agents, 1))
+    env.close()
+
+
+def test_actions_for_agents_that_have_left_are_refused() -> None:
+    """An action for an agent no longer in ``agents`` raises. mpe2's agents all leave
+    together (and then step() needs a reset), so one agent is taken out by hand here."""
+    env = envpool.make_pettingzoo("SimpleSpread-v3", seed=0)
+    env.reset(seed=0)
+    everyone = dict.fromkeys(env.possible_agents, 1)
+    env.agents = env.possible_agents[:2]
+    with pytest.raises(ValueError, match=re.escape("agents ['agent_2'] have left the env")):
+        env.step(everyone)
+    env.step({a: 1 for a in env.agents})
     env.close()

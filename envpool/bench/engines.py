@@ -36,12 +36,14 @@ ASYNC_MAX_PROCESSES = 64
 
 
 def task_family(task_id: str) -> str:
-    """``"atari"``, ``"mujoco"``, ``"box2d"``, ``"dmc"``, ``"minigrid"`` or ``"classic"``
-    (anything else, toy text included: small, cheap steps), from envpool's registry."""
+    """``"atari"``, ``"mujoco"``, ``"box2d"``, ``"dmc"``, ``"minigrid"``, ``"mpe2"`` or
+    ``"classic"`` (anything else, toy text included: small, cheap steps), from envpool's
+    registry."""
     from envpool.registry import get_task
 
     family = get_task(task_id).family
-    return family if family in ("atari", "mujoco", "box2d", "dmc", "minigrid") else "classic"
+    known = ("atari", "mujoco", "box2d", "dmc", "minigrid", "mpe2")
+    return family if family in known else "classic"
 
 
 @dataclass(frozen=True)
@@ -50,12 +52,18 @@ class TaskInfo:
 
     task_id: str
     family: str
-    """``"atari"``, ``"mujoco"``, ``"box2d"``, ``"dmc"``, ``"minigrid"`` or ``"classic"``
-    (task_family)."""
+    """``"atari"``, ``"mujoco"``, ``"box2d"``, ``"dmc"``, ``"minigrid"``, ``"mpe2"`` or
+    ``"classic"`` (task_family)."""
     frame_skip: int
     """Emulator frames per env step (1 for non-Atari tasks)."""
     action_space: Any
-    """One env's gymnasium action space."""
+    """One env's gymnasium action space (of a multi-agent task: the Dict of its agents')."""
+    agents: tuple[str, ...] = ()
+    """A multi-agent task's agents, in order; empty for a single-agent task."""
+
+    @property
+    def is_multi_agent(self) -> bool:
+        return bool(self.agents)
 
     @property
     def is_atari(self) -> bool:
@@ -100,7 +108,7 @@ def task_info(task_id: str) -> TaskInfo:
     family = task_family(task_id)
     spec = envpool.make_spec(task_id)
     frame_skip = int(spec.config.get("frame_skip", 1)) if family == "atari" else 1
-    return TaskInfo(task_id, family, frame_skip, spec.action_space)
+    return TaskInfo(task_id, family, frame_skip, spec.action_space, tuple(spec.agent_action_spaces))
 
 
 @dataclass(frozen=True)
@@ -123,23 +131,30 @@ class Case:
         """Envs stepped per call."""
         return cast(int, self.batch_size) if self.is_async else self.num_envs
 
-    def actions(self, rows: int | None = None, dtype: Any = None) -> Iterator[np.ndarray]:
-        """An endless cycle of pre-drawn random action batches of `rows` envs."""
+    def actions(self, rows: int | None = None, dtype: Any = None) -> Iterator[Any]:
+        """An endless cycle of pre-drawn random action batches of `rows` envs; of a
+        multi-agent task, dicts of each agent's batch (the multi-agent pool's form)."""
         rows = self.rows if rows is None else rows
         rng = np.random.default_rng(0)
         space = self.task.action_space
-        batches: np.ndarray
-        if hasattr(space, "n"):
-            batches = rng.integers(0, int(space.n), size=(ACTION_BATCHES, rows), dtype=np.int64)
-            batches = batches + int(getattr(space, "start", 0))
-        else:
-            low = np.broadcast_to(space.low, space.shape)
-            high = np.broadcast_to(space.high, space.shape)
-            batches = rng.uniform(low, high, size=(ACTION_BATCHES, rows, *space.shape))
-            batches = batches.astype(space.dtype)
-        if dtype is not None:
-            batches = batches.astype(dtype)
-        return itertools.cycle(list(batches))
+        if not self.task.is_multi_agent:
+            return itertools.cycle(list(_action_batches(space, rows, rng, dtype)))
+        drawn = {a: _action_batches(space[a], rows, rng, dtype) for a in self.task.agents}
+        return itertools.cycle([{a: b[i] for a, b in drawn.items()} for i in range(ACTION_BATCHES)])
+
+
+def _action_batches(space: Any, rows: int, rng: np.random.Generator, dtype: Any) -> np.ndarray:
+    """ACTION_BATCHES random actions of `rows` envs from one env's `space` (Discrete or Box)."""
+    batches: np.ndarray
+    if hasattr(space, "n"):
+        batches = rng.integers(0, int(space.n), size=(ACTION_BATCHES, rows), dtype=np.int64)
+        batches = batches + int(getattr(space, "start", 0))
+    else:
+        low = np.broadcast_to(space.low, space.shape)
+        high = np.broadcast_to(space.high, space.shape)
+        batches = rng.uniform(low, high, size=(ACTION_BATCHES, rows, *space.shape))
+        batches = batches.astype(space.dtype)
+    return batches if dtype is None else batches.astype(dtype)
 
 
 def timed(run: Runner, seconds: float) -> float:
@@ -238,7 +253,12 @@ def envpool_loop(env: Any, case: Case, dm: bool = False) -> Runner:
         env.async_reset()
 
         def env_ids() -> Any:
-            return env.recv().observation["env_id"] if dm else env.recv()[4]["env_id"]
+            if dm:
+                return env.recv().observation["env_id"]
+            info = env.recv()[4]
+            if case.task.is_multi_agent:  # info keyed by agent; every agent has the env ids
+                info = next(iter(info.values()))
+            return info["env_id"]
 
         def run(k: int) -> int:
             for a in itertools.islice(actions, k):
@@ -324,7 +344,8 @@ class _GymnasiumEngine(Engine):
     """Shared checks of the engines built from gymnasium.make envs."""
 
     def applies(self, task: TaskInfo) -> bool:
-        return task.family != "dmc"  # gymnasium has no DMC tasks
+        # gymnasium has no DMC tasks, and a multi-agent task is no gymnasium env
+        return task.family != "dmc" and not task.is_multi_agent
 
     def unavailable(self, task: TaskInfo) -> str | None:
         import gymnasium as gym
@@ -362,25 +383,35 @@ class ForLoopEngine(_GymnasiumEngine):
 
     @contextlib.contextmanager
     def open(self, case: Case) -> Iterator[Runner]:
-        make = _gym_env_factory(case.task)
-        envs = [make() for _ in range(case.num_envs)]
-        actions = case.actions()
-        try:
-            for i, env in enumerate(envs):
-                env.reset(seed=i)
+        with _seeded_envs(_gym_env_factory(case.task), case.num_envs) as envs:
+            yield _env_loop(envs, case.actions(), lambda _, result: result[2] or result[3])
 
-            def run(k: int) -> int:
-                for a in itertools.islice(actions, k):
-                    for env, act in zip(envs, a, strict=True):
-                        _, _, terminated, truncated, _ = env.step(act)
-                        if terminated or truncated:
-                            env.reset()
-                return k * len(envs)
 
-            yield run
-        finally:
-            for env in envs:
-                env.close()
+@contextlib.contextmanager
+def _seeded_envs(make: Callable[[], Any], num_envs: int) -> Iterator[list[Any]]:
+    """num_envs envs from make(), env i reset with seed i; closed afterwards."""
+    envs = [make() for _ in range(num_envs)]
+    try:
+        for i, env in enumerate(envs):
+            env.reset(seed=i)
+        yield envs
+    finally:
+        for env in envs:
+            env.close()
+
+
+def _env_loop(envs: list[Any], actions: Iterator[Any], ended: Callable[[Any, Any], Any]) -> Runner:
+    """``run(k)``: k rounds of stepping each env in turn with its action of the next batch
+    (env i's is ``batch[i]``), resetting an env when ``ended(env, step's result)``."""
+
+    def run(k: int) -> int:
+        for batch in itertools.islice(actions, k):
+            for env, act in zip(envs, batch, strict=True):
+                if ended(env, env.step(act)):
+                    env.reset()
+        return k * len(envs)
+
+    return run
 
 
 class DmControlLoopEngine(Engine):
@@ -524,6 +555,98 @@ class AleVectorEngine(Engine):
             yield run
 
 
+def _mpe2_env_factory(task: TaskInfo) -> Callable[[], Any]:
+    """mpe2's ``parallel_env`` of the scenario that `task` is (its default options)."""
+    import importlib
+
+    from envpool.families.mpe2.tasks import MPE2_MODULES
+
+    return cast(
+        Callable[[], Any],
+        importlib.import_module(f"mpe2.{MPE2_MODULES[task.task_id]}").parallel_env,
+    )
+
+
+class _Mpe2Engine(Engine):
+    """Shared checks of the engines built from mpe2's PettingZoo parallel envs."""
+
+    def applies(self, task: TaskInfo) -> bool:
+        return task.family == "mpe2"
+
+    def unavailable(self, task: TaskInfo) -> str | None:
+        return "needs mpe2 (pip install mpe2)" if _missing("mpe2") else None
+
+
+class Mpe2LoopEngine(_Mpe2Engine):
+    """mpe2's parallel envs stepped one after another in a Python loop, each reset when
+    its agents are gone (the episode ended)."""
+
+    name = "mpe2 for-loop"
+
+    @contextlib.contextmanager
+    def open(self, case: Case) -> Iterator[Runner]:
+        # each batch as one dict per env (every agent is live until the episode ends)
+        batches = itertools.islice(case.actions(), ACTION_BATCHES)
+        per_env = [[{a: b[a][i] for a in b} for i in range(case.num_envs)] for b in batches]
+        with _seeded_envs(_mpe2_env_factory(case.task), case.num_envs) as envs:
+            yield _env_loop(envs, itertools.cycle(per_env), lambda env, _: not env.agents)
+
+
+class SuperSuitEngine(_Mpe2Engine):
+    """SuperSuit's vector form of PettingZoo envs: ``pettingzoo_env_to_vec_env_v1`` makes
+    one env's agents the rows of a gymnasium VectorEnv (after ``pad_observations_v0`` /
+    ``pad_action_space_v0`` where the agents' spaces differ, as it requires), and
+    ``concat_vec_envs_v1`` joins num_envs of them in this process."""
+
+    name = "SuperSuit concat_vec_envs"
+
+    def unavailable(self, task: TaskInfo) -> str | None:
+        if _missing("supersuit"):
+            return "needs supersuit (pip install supersuit)"
+        return super().unavailable(task)
+
+    def num_cpus(self, case: Case) -> int:
+        """concat_vec_envs_v1's num_cpus: 0 runs the envs in this process."""
+        return 0
+
+    @contextlib.contextmanager
+    def open(self, case: Case) -> Iterator[Runner]:
+        import supersuit
+
+        agents = case.task.agents
+        if not all(hasattr(case.task.action_space[a], "n") for a in agents):
+            raise CannotRunError("runs the discrete actions (the default) only")
+        env = _mpe2_env_factory(case.task)()
+        if any(env.observation_space(a) != env.observation_space(agents[0]) for a in agents):
+            env = supersuit.pad_observations_v0(env)
+        if any(env.action_space(a) != env.action_space(agents[0]) for a in agents):
+            env = supersuit.pad_action_space_v0(env)
+        vec = supersuit.concat_vec_envs_v1(
+            supersuit.pettingzoo_env_to_vec_env_v1(env),
+            case.num_envs,
+            num_cpus=self.num_cpus(case),
+            base_class="gymnasium",
+        )
+        # one row per (env, agent), the agents of an env side by side
+        batches = itertools.islice(case.actions(), ACTION_BATCHES)
+        rows = [np.stack([b[a] for a in agents], axis=1).reshape(-1) for b in batches]
+        try:
+            vec.reset(seed=0)
+            yield _step_runner(vec.step, itertools.cycle(rows), case.num_envs)
+        finally:
+            vec.close()
+
+
+class SuperSuitProcessesEngine(SuperSuitEngine):
+    """SuperSuitEngine with ``concat_vec_envs_v1``'s worker processes: one per thread
+    (num_threads, default one per core)."""
+
+    name = "SuperSuit concat_vec_envs (processes)"
+
+    def num_cpus(self, case: Case) -> int:
+        return case.num_threads or os.cpu_count() or 1
+
+
 PEER_SCRIPT = textwrap.dedent(
     """
     import importlib.util, json, sys, time
@@ -619,4 +742,7 @@ PEERS: tuple[Engine, ...] = (
     ForLoopEngine(),
     SyncVectorEngine(),
     AsyncVectorEngine(),
+    Mpe2LoopEngine(),
+    SuperSuitEngine(),
+    SuperSuitProcessesEngine(),
 )

@@ -49,13 +49,18 @@ def format_report(report: Report) -> str:
             continue
         frame_skip = report.frame_skip.get(task, 1)
         atari = any(m.frames_per_second is not None for m in rows_of)
+        agents = report.agents.get(task, 0)
         title = f"{task}: env steps/s, {settings['seconds']:g} s per run, envpool {mode}"
         title += f", num_threads {threads}"
         if atari:
             title += f"; frames/s = steps/s x frame_skip {frame_skip}"
+        if agents:
+            title += f"; agent steps/s = steps/s x {agents} agents"
         header = ["num_envs", "engine", "steps/s"]
         if atari:
             header.append("frames/s")
+        if agents:
+            header.append("agent steps/s")
         header.append("envpool speed-up")
         rows: list[list[str]] = []
         best: list[str] = []
@@ -66,6 +71,8 @@ def format_report(report: Report) -> str:
                 row = [str(n), m.engine, f"{m.steps_per_second:,.0f}"]
                 if atari:
                     row.append(f"{m.frames_per_second or 0:,.0f}")
+                if agents:
+                    row.append(f"{m.agent_steps_per_second or 0:,.0f}")
                 if ours is None or m is ours:
                     row.append("")
                 else:

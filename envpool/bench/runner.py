@@ -27,6 +27,7 @@ DEFAULT_NUM_ENVS = {
     "box2d": (8, 16, 32),
     "dmc": (8, 16, 32),
     "minigrid": (8, 64, 256),
+    "mpe2": (8, 32, 128),
 }
 DEFAULT_SECONDS = 1.0
 REPORTED_PACKAGES = (
@@ -37,6 +38,9 @@ REPORTED_PACKAGES = (
     "opencv-python-headless",
     "mujoco",
     "minigrid",
+    "mpe2",
+    "pettingzoo",
+    "supersuit",
 )
 """The packages whose versions a report records (those installed)."""
 
@@ -73,6 +77,8 @@ class Measurement:
     steps_per_second: float
     frames_per_second: float | None
     """Emulator frames per second (steps x frame_skip) for Atari tasks, else None."""
+    agent_steps_per_second: float | None = None
+    """Agent steps per second (steps x agents per env) for multi-agent tasks, else None."""
 
 
 @dataclass
@@ -92,6 +98,8 @@ class Report:
     frame_skip: dict[str, int]
     versions: dict[str, str]
     seconds_taken: float
+    agents: dict[str, int] = field(default_factory=dict)
+    """Agents per env of each multi-agent task."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -99,6 +107,7 @@ class Report:
             "versions": self.versions,
             "machine": machine(),
             "frame_skip": self.frame_skip,
+            "agents": self.agents,
             "results": [asdict(m) for m in self.measurements],
             "skipped": [asdict(s) for s in self.skipped],
             "seconds_taken": self.seconds_taken,
@@ -245,6 +254,7 @@ def run(settings: Settings, out: TextIO = sys.stdout, progress: bool = True) -> 
                 bar.finish(label, "skipped")
                 continue
             frames = rate * case.task.frame_skip if case.task.is_atari else None
+            agents = len(case.task.agents)
             measurements.append(
                 Measurement(
                     case.task.task_id,
@@ -254,6 +264,7 @@ def run(settings: Settings, out: TextIO = sys.stdout, progress: bool = True) -> 
                     case.num_threads,
                     rate,
                     frames,
+                    rate * agents if agents else None,
                 )
             )
             bar.finish(label, f"{rate:,.0f} steps/s")
@@ -279,6 +290,7 @@ def run(settings: Settings, out: TextIO = sys.stdout, progress: bool = True) -> 
         frame_skip={t.task_id: t.frame_skip for t in tasks},
         versions=vers,
         seconds_taken=time.perf_counter() - started,
+        agents={t.task_id: len(t.agents) for t in tasks if t.is_multi_agent},
     )
 
 

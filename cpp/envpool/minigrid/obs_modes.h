@@ -9,6 +9,7 @@
 #define ENVPOOL_MINIGRID_OBS_MODES_H_
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -28,21 +29,17 @@ namespace envpool::minigrid {
 enum class ObsMode : std::uint8_t { kDict, kImage, kOneHot, kFlat, kFull };
 
 inline ObsMode ObsModeOption(const Config& config) {
+  static constexpr std::array<std::pair<std::string_view, ObsMode>, 5> kNames =
+      {{{"dict", ObsMode::kDict},
+        {"image", ObsMode::kImage},
+        {"one_hot", ObsMode::kOneHot},
+        {"flat", ObsMode::kFlat},
+        {"full", ObsMode::kFull}}};
   const auto name = config.Get<std::string>("obs_mode");
-  if (name == "dict") {
-    return ObsMode::kDict;
-  }
-  if (name == "image") {
-    return ObsMode::kImage;
-  }
-  if (name == "one_hot") {
-    return ObsMode::kOneHot;
-  }
-  if (name == "flat") {
-    return ObsMode::kFlat;
-  }
-  if (name == "full") {
-    return ObsMode::kFull;
+  for (const auto& [mode_name, mode] : kNames) {
+    if (name == mode_name) {
+      return mode;
+    }
   }
   throw std::invalid_argument(
       "obs_mode must be 'dict', 'image' (minigrid's ImgObsWrapper), 'one_hot' "
