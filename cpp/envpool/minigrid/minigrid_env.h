@@ -173,10 +173,9 @@ class MiniGridEnv {
                                : see_through_walls),
         obs_mode_(ObsModeOption(config)),
         view_(ViewSize(config)),
-        image_(
-            obs_mode_ == ObsMode::kDict || obs_mode_ == ObsMode::kFull
-                ? 0
-                : static_cast<std::size_t>(view_.size() * view_.size() * 3)) {}
+        image_(obs_mode_ == ObsMode::kOneHot || obs_mode_ == ObsMode::kFlat
+                   ? static_cast<std::size_t>(view_.size() * view_.size() * 3)
+                   : 0) {}
   // A size x size grid (the "size" option) whose default max_steps is
   // steps_per_cell * size * size, as most tasks count it.
   MiniGridEnv(const Config& config, std::int64_t steps_per_cell,
@@ -440,51 +439,50 @@ class MiniGridEnv {
   NumpyRandom np_random_;
 
  private:
+  // The observation in obs_mode_'s form: the dict forms write direction and
+  // mission around their image; "image" encodes the view straight into the
+  // batch, "one_hot" and "flat" encode it into image_ first.
   void WriteObs(Output& out) {
-    if (obs_mode_ == ObsMode::kDict) {
+    const bool dict =
+        obs_mode_ != ObsMode::kImage && obs_mode_ != ObsMode::kFlat;
+    if (dict) {
       out.Obs<std::int64_t>(0)[0] = agent_dir_;
-      view_.Encode(grid_, agent_pos_, agent_dir_, see_through_walls_, carrying_,
-                   out.Obs<std::uint8_t>(1));
+    }
+    switch (obs_mode_) {
+      case ObsMode::kDict:
+        EncodeView(out.Obs<std::uint8_t>(1));
+        break;
+      case ObsMode::kImage:
+        EncodeView(out.Obs<std::uint8_t>());
+        break;
+      case ObsMode::kOneHot:
+        EncodeView(image_);
+        WriteOneHot(image_, out.Obs<std::uint8_t>(1));
+        break;
+      case ObsMode::kFlat:
+        EncodeView(image_);
+        WriteFlat(image_, mission_, out.Obs<std::uint8_t>());
+        break;
+      case ObsMode::kFull:
+        WriteFullGrid(grid_, agent_pos_, agent_dir_, out.Obs<std::uint8_t>(1));
+        break;
+    }
+    if (dict) {
       out.Text(2, mission_);
-    } else {
-      if (obs_mode_ != ObsMode::kFull) {
-        view_.Encode(grid_, agent_pos_, agent_dir_, see_through_walls_,
-                     carrying_, image_);
-      }
-      WriteObsMode(out);
     }
     auto pos = out.Info<std::int32_t>(0);
     pos[0] = static_cast<std::int32_t>(agent_pos_.x);
     pos[1] = static_cast<std::int32_t>(agent_pos_.y);
   }
 
-  void WriteObsMode(Output& out) {
-    switch (obs_mode_) {
-      case ObsMode::kImage:
-        std::copy(image_.begin(), image_.end(),
-                  out.Obs<std::uint8_t>().begin());
-        break;
-      case ObsMode::kOneHot:
-        out.Obs<std::int64_t>(0)[0] = agent_dir_;
-        WriteOneHot(image_, out.Obs<std::uint8_t>(1));
-        out.Text(2, mission_);
-        break;
-      case ObsMode::kFlat:
-        WriteFlat(image_, mission_, out.Obs<std::uint8_t>());
-        break;
-      case ObsMode::kFull:
-        out.Obs<std::int64_t>(0)[0] = agent_dir_;
-        WriteFullGrid(grid_, agent_pos_, agent_dir_, out.Obs<std::uint8_t>(1));
-        out.Text(2, mission_);
-        break;
-      case ObsMode::kDict:
-        break;
-    }
+  void EncodeView(std::span<std::uint8_t> image) {
+    view_.Encode(grid_, agent_pos_, agent_dir_, see_through_walls_, carrying_,
+                 image);
   }
 
   ObsMode obs_mode_;
   AgentView view_;
-  std::vector<std::uint8_t> image_;  // the encoded view, outside dict mode
+  std::vector<std::uint8_t> image_;  // the encoded view for one_hot and flat
 };
 
 // What a task whose one own option is its square grid's `size` declares:
