@@ -643,7 +643,10 @@ class PeerWorker:
 
     def close(self) -> None:
         if self.process.stdin is not None:
-            self.process.stdin.close()
+            try:
+                self.process.stdin.close()
+            except BrokenPipeError:  # the worker has already exited (its error was noted)
+                pass
         try:
             self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:

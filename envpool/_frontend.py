@@ -26,6 +26,15 @@ class PoolHandle:
         self.batch_size = spec.config.batch_size
         self.is_async = self.batch_size < self.num_envs
 
+    def _close_pool(self) -> None:
+        """Closes the C++ pool; after xla(), first lets the jax calls already
+        dispatched to it run (on a GPU they run after Python returns)."""
+        if getattr(self, "_xla_calls", False) and not self._pool.closed:
+            from envpool.xla import settle_calls
+
+            settle_calls()
+        self._pool.close()
+
     def __enter__(self) -> Any:
         return self
 

@@ -98,7 +98,7 @@ class DmEnvPool(PoolHandle, dm_env.Environment):
         return self._time_step(*self._pool.recv())
 
     def close(self) -> None:
-        self._pool.close()
+        self._close_pool()
 
     @staticmethod
     def _time_step(

@@ -179,7 +179,7 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):  # type: ignore[misc]  # np_rando
         return tuple(self._pool.render(env_id))
 
     def close_extras(self, **kwargs: Any) -> None:
-        self._pool.close()
+        self._close_pool()
 
     def __repr__(self) -> str:
         mode = "async" if self.is_async else "sync"

@@ -18,6 +18,7 @@ needs nor imports it.
 
 from __future__ import annotations
 
+import atexit
 import importlib.metadata
 import re
 import sys
@@ -59,6 +60,7 @@ except ImportError as error:  # pragma: no cover - depends on the install
 
 SEND_TARGET = "envpool_send"
 RECV_TARGET = "envpool_recv"
+STEP_TARGET = "envpool_step"
 
 
 def _release(version: str) -> tuple[int, ...]:
@@ -144,7 +146,29 @@ def _register_targets() -> None:
             jax.tree_util.register_pytree_node(
                 cls, lambda c: (tuple(c.values()), tuple(c)), _unflatten(cls)
             )
+        # Runs before jax's own exit hook (atexit is last in, first out).
+        atexit.register(settle_calls)
         _registered = True
+
+
+def settle_calls() -> None:
+    """Waits for every dispatched side-effecting jax computation, envpool's calls
+    among them. An envpool call that failed has raised its error where its results
+    were used; on a GPU, where calls run after Python dispatched them, jax would
+    raise it once more at exit (or from an unrelated later wait): that copy is
+    dropped. Pools call this before they close, so that a call dispatched before
+    close() runs before the pool goes."""
+    try:
+        jax.effects_barrier()
+    except jax.errors.JaxRuntimeError as error:
+        if "envpool: " not in str(error):
+            raise
+        try:  # the failed call's token would raise again at exit
+            from jax._src import dispatch
+
+            dispatch.runtime_tokens.clear()
+        except (ImportError, AttributeError):  # pragma: no cover - other jax layouts
+            pass
 
 
 def _unflatten(cls: type) -> Callable[[tuple[str, ...], Any], Any]:
@@ -167,6 +191,7 @@ class XlaFunctions:
         if pool.closed:
             raise CallOrderError("xla() on a closed pool; make a new pool")
         self._env = env  # the functions keep the pool alive
+        env._xla_calls = True  # so that close() first waits for dispatched calls
         self._bridge = np.int64(pool._xla_bridge())
         self._outputs: list[tuple[str, np.dtype, tuple[int, ...]]] = [
             (name, np.dtype(dtype), tuple(shape)) for name, dtype, shape in pool._xla_outputs()
@@ -188,19 +213,25 @@ class XlaFunctions:
         # call instead of 400); inside a caller's jit they are inlined.
         return self.handle, jax.jit(self.recv), jax.jit(self.send), jax.jit(self.step)
 
-    def recv(self, handle: Any) -> tuple[jax.Array, Any]:
-        """Waits for the next batch; returns the new handle and the batch."""
+    def _output_specs(self) -> list[jax.ShapeDtypeStruct]:
+        """The handle, then recv's arrays, as the custom calls return them."""
         n = self._batch_size
-        specs = [jax.ShapeDtypeStruct((8,), jnp.uint8)] + [
+        return [jax.ShapeDtypeStruct((8,), jnp.uint8)] + [
             jax.ShapeDtypeStruct((n, *shape), jax.dtypes.canonicalize_dtype(dtype))
             for _, dtype, shape in self._outputs
         ]
-        call = jax.ffi.ffi_call(
-            RECV_TARGET, specs, has_side_effect=True, input_output_aliases={0: 0}
-        )
-        new_handle, *arrays = call(_as_handle(handle), bridge=self._bridge)
+
+    def _result(self, new_handle: jax.Array, arrays: list[jax.Array]) -> tuple[jax.Array, Any]:
         named = dict(zip((name for name, _, _ in self._outputs), arrays, strict=True))
         return new_handle, self._convert(_step_result(named))
+
+    def recv(self, handle: Any) -> tuple[jax.Array, Any]:
+        """Waits for the next batch; returns the new handle and the batch."""
+        call = jax.ffi.ffi_call(
+            RECV_TARGET, self._output_specs(), has_side_effect=True, input_output_aliases={0: 0}
+        )
+        new_handle, *arrays = call(_as_handle(handle), bridge=self._bridge)
+        return self._result(new_handle, arrays)
 
     def send(self, handle: Any, action: Any, env_id: Any = None) -> jax.Array:
         """Starts stepping the envs in ``env_id`` (every env when None); returns the
@@ -216,8 +247,14 @@ class XlaFunctions:
         return call(_as_handle(handle), ids, action, bridge=self._bridge)
 
     def step(self, handle: Any, action: Any, env_id: Any = None) -> tuple[jax.Array, Any]:
-        """``recv(send(handle, action, env_id))``."""
-        return self.recv(self.send(handle, action, env_id))
+        """``recv(send(handle, action, env_id))``, as one custom call: on a GPU that
+        is one round of copies and one synchronisation instead of two."""
+        ids, action = self._check_send(action, env_id)
+        call = jax.ffi.ffi_call(
+            STEP_TARGET, self._output_specs(), has_side_effect=True, input_output_aliases={0: 0}
+        )
+        new_handle, *arrays = call(_as_handle(handle), ids, action, bridge=self._bridge)
+        return self._result(new_handle, arrays)
 
     def _check_send(self, action: Any, env_id: Any) -> tuple[jax.Array, jax.Array]:
         """The env ids and actions as the C++ side takes them, or a clear error

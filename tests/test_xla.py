@@ -90,8 +90,11 @@ def _python_rollout(env: Any, table: np.ndarray, steps: int) -> list[tuple[Any, 
     return out
 
 
-def _jit_rollout(env: Any, table: np.ndarray, steps: int) -> list[tuple[Any, ...]]:
-    """The same rollout as _python_rollout, as one jitted lax.scan over xla()'s step."""
+def _jit_rollout(
+    env: Any, table: np.ndarray, steps: int, split: bool = False
+) -> list[tuple[Any, ...]]:
+    """The same rollout as _python_rollout, as one jitted lax.scan over xla()'s step
+    (or, with split, its send followed by its recv)."""
     handle, recv, send, step = env.xla()
     table = jnp.asarray(table)
     if env.is_async:
@@ -106,7 +109,11 @@ def _jit_rollout(env: Any, table: np.ndarray, steps: int) -> list[tuple[Any, ...
         handle, ids, count = carry
         action = table[ids, count[ids]]
         count = count.at[ids].add(1)
-        handle, result = step(handle, action, ids if env.is_async else None)
+        env_id = ids if env.is_async else None
+        if split:
+            handle, result = recv(send(handle, action, env_id))
+        else:
+            handle, result = step(handle, action, env_id)
         return (handle, result[4]["env_id"], count), result
 
     count = jnp.zeros(env.num_envs, dtype=jnp.int32)
@@ -159,6 +166,72 @@ def test_jit_scan_rollout_is_bit_identical_to_python_steps(task, steps, kwargs, 
         assert any(np.asarray(r[2]).any() for r in got)
     python_env.close()
     jit_env.close()
+
+
+@pytest.mark.parametrize("task", ["CartPole-v1", "Pong-v5"])
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_separate_send_and_recv_keep_their_order_under_jit(task, mode):
+    """send and recv as two custom calls in one scan body: XLA must run them in the
+    order the handle gives (on a GPU the pool call runs in stream order)."""
+    num_envs = 4
+    make = dict(num_envs=num_envs, batch_size=num_envs if mode == "sync" else 2, seed=7)
+    python_env = envpool.make(task, env_type="gymnasium", num_threads=2, **make)
+    jit_env = envpool.make(task, env_type="gymnasium", num_threads=2, **make)
+    table = _actions(python_env, 40, seed=3)
+    expected = _per_env(_python_rollout(python_env, table, 40))
+    got = _per_env(_jit_rollout(jit_env, table, 40, split=True))
+    for env_id in range(num_envs):
+        n = min(len(got[env_id]), len(expected[env_id]))
+        assert n > 0
+        for k in range(n):
+            _assert_same_tree(list(got[env_id][k][:4]), list(expected[env_id][k][:4]))
+
+
+def test_close_lets_dispatched_calls_finish():
+    """Steps dispatched without waiting (on a GPU they run after Python returns) run
+    before close() closes the pool, instead of failing with 'the pool is closed'."""
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2, seed=0)
+    env.reset()
+    handle, recv, send, step = env.xla()
+    results = []
+    for k in range(30):
+        handle, result = step(handle, jnp.full(2, k % 2, jnp.int32))
+        results.append(result)
+    env.close()
+    assert np.asarray(results[-1][4]["elapsed_step"]).tolist() == [30, 30]
+
+
+def test_failed_call_leaves_exit_quiet_and_trace_shows_the_order():
+    """A call that failed (here: on a closed pool) raised where it was used; jax must
+    not raise it again at interpreter exit. ENVPOOL_XLA_TRACE=1 lists the pool calls."""
+    script = """
+        import jax, jax.numpy as jnp, numpy as np, envpool
+        env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=2, seed=0)
+        env.reset()
+        handle, recv, send, step = env.xla()
+        handle = send(handle, jnp.zeros(2, jnp.int32))
+        handle, _ = recv(handle)
+        handle, _ = step(handle, jnp.zeros(2, jnp.int32))
+        env.close()
+        try:
+            jax.block_until_ready(step(handle, jnp.zeros(2, jnp.int32)))
+        except jax.errors.JaxRuntimeError as e:
+            print("raised:", "closed" in str(e))
+        """
+    out = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        env={**os.environ, "ENVPOOL_XLA_TRACE": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tempfile.gettempdir(),
+    )
+    assert out.returncode == 0, out.stderr
+    assert "raised: True" in out.stdout
+    assert "Exception ignored" not in out.stderr, out.stderr
+    lines = out.stderr.splitlines()
+    kinds = [line.split()[1] for line in lines if line.startswith("envpool-xla")]
+    assert kinds == ["send", "recv", "send", "recv", "send"], out.stderr
 
 
 @pytest.mark.parametrize("task", FAMILY_TASKS)

@@ -12,14 +12,19 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <span>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -92,34 +97,101 @@ ffi::Error CallPool(std::int64_t address, Call&& call) {
   }
 }
 
+// ENVPOOL_XLA_TRACE=1: one line on stderr per pool call that a custom call
+// makes, with the thread it ran on, to see the order in which XLA runs them.
+inline bool TraceCalls() {
+  static const bool on = [] {
+    const char* value = std::getenv("ENVPOOL_XLA_TRACE");  // NOLINT
+    return value != nullptr && std::string_view(value) == "1";
+  }();
+  return on;
+}
+
+inline bool Traced(const char* what, const Bridge& b, bool ok) {
+  if (TraceCalls()) {
+    const auto now = std::chrono::steady_clock::now().time_since_epoch();
+    std::fprintf(  // NOLINT(cppcoreguidelines-pro-type-vararg)
+        stderr, "envpool-xla %s bridge=%p thread=%zx t_us=%lld ok=%d\n", what,
+        static_cast<const void*>(&b),
+        std::hash<std::thread::id>{}(std::this_thread::get_id()),
+        static_cast<long long>(  // NOLINT(google-runtime-int)
+            std::chrono::duration_cast<std::chrono::microseconds>(now).count()),
+        static_cast<int>(ok));
+  }
+  return ok;
+}
+
+// The env ids and actions of a send, checked, to the pool.
+inline bool SendToPool(Bridge& b, const HostBuffer& env_ids,
+                       const HostBuffer& action, std::string* error) {
+  if (env_ids.dtype != DType::kInt32) {
+    *error = "env_id must be int32";
+    return false;
+  }
+  return Traced("send", b, b.send(b.owner, env_ids, action, error));
+}
+
+inline bool RecvFromPool(Bridge& b, std::span<const HostBuffer> outputs,
+                         std::string* error) {
+  return Traced("recv", b, b.recv(b.owner, outputs, error));
+}
+
+// A recv's output arrays: rets 1.. (ret 0 is the handle).
+inline bool OutputBuffers(ffi::RemainingRets rets,
+                          std::vector<ffi::AnyBuffer>* buffers,
+                          std::string* error) {
+  buffers->reserve(rets.size());
+  for (std::size_t i = 1; i < rets.size(); ++i) {
+    auto ret = rets.get<ffi::AnyBuffer>(i);
+    if (!ret.has_value()) {
+      *error = ret.error().message();
+      return false;
+    }
+    buffers->push_back(**ret);
+  }
+  return true;
+}
+
+inline bool RecvInPlace(Bridge& b, ffi::RemainingRets rets,
+                        std::string* error) {
+  std::vector<ffi::AnyBuffer> buffers;
+  if (!OutputBuffers(rets, &buffers, error)) {
+    return false;
+  }
+  std::vector<HostBuffer> outputs;
+  outputs.reserve(buffers.size());
+  for (ffi::AnyBuffer& buffer : buffers) {
+    outputs.push_back(ToHost(buffer, buffer.untyped_data()));
+  }
+  return RecvFromPool(b, outputs, error);
+}
+
 inline ffi::Error SendOnCpu(ffi::AnyBuffer /*handle*/, ffi::AnyBuffer env_ids,
                             ffi::AnyBuffer action,
                             ffi::Result<ffi::AnyBuffer> /*handle_out*/,
                             std::int64_t bridge) {
   return CallPool(bridge, [&](Bridge& b, std::string* error) {
-    const HostBuffer ids = ToHost(env_ids, env_ids.untyped_data());
-    if (ids.dtype != DType::kInt32) {
-      *error = "env_id must be int32";
-      return false;
-    }
-    return b.send(b.owner, ids, ToHost(action, action.untyped_data()), error);
+    return SendToPool(b, ToHost(env_ids, env_ids.untyped_data()),
+                      ToHost(action, action.untyped_data()), error);
   });
 }
 
 inline ffi::Error RecvOnCpu(ffi::AnyBuffer /*handle*/, ffi::RemainingRets rets,
                             std::int64_t bridge) {
   return CallPool(bridge, [&](Bridge& b, std::string* error) {
-    std::vector<HostBuffer> outputs;
-    outputs.reserve(rets.size());
-    for (std::size_t i = 1; i < rets.size(); ++i) {  // 0 is the handle
-      auto ret = rets.get<ffi::AnyBuffer>(i);
-      if (!ret.has_value()) {
-        *error = ret.error().message();
-        return false;
-      }
-      outputs.push_back(ToHost(**ret, (*ret)->untyped_data()));
-    }
-    return b.recv(b.owner, outputs, error);
+    return RecvInPlace(b, rets, error);
+  });
+}
+
+// send then recv in one call: step() is one custom call, so nothing can come
+// between its two halves, and it costs one call instead of two.
+inline ffi::Error StepOnCpu(ffi::AnyBuffer /*handle*/, ffi::AnyBuffer env_ids,
+                            ffi::AnyBuffer action, ffi::RemainingRets rets,
+                            std::int64_t bridge) {
+  return CallPool(bridge, [&](Bridge& b, std::string* error) {
+    return SendToPool(b, ToHost(env_ids, env_ids.untyped_data()),
+                      ToHost(action, action.untyped_data()), error) &&
+           RecvInPlace(b, rets, error);
   });
 }
 

@@ -23,6 +23,14 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(
     ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().RemainingRets().Attr<std::int64_t>(
         "bridge"));
 
+XLA_FFI_DEFINE_HANDLER_SYMBOL(EnvpoolStepCpu, envpool::xla::StepOnCpu,
+                              ffi::Ffi::Bind()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .RemainingRets()
+                                  .Attr<std::int64_t>("bridge"));
+
 XLA_FFI_DEFINE_HANDLER_SYMBOL(EnvpoolSendGpu, envpool::xla::SendOnGpu,
                               ffi::Ffi::Bind()
                                   .Ctx<ffi::PlatformStream<void*>>()
@@ -35,6 +43,15 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(EnvpoolSendGpu, envpool::xla::SendOnGpu,
 XLA_FFI_DEFINE_HANDLER_SYMBOL(EnvpoolRecvGpu, envpool::xla::RecvOnGpu,
                               ffi::Ffi::Bind()
                                   .Ctx<ffi::PlatformStream<void*>>()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .RemainingRets()
+                                  .Attr<std::int64_t>("bridge"));
+
+XLA_FFI_DEFINE_HANDLER_SYMBOL(EnvpoolStepGpu, envpool::xla::StepOnGpu,
+                              ffi::Ffi::Bind()
+                                  .Ctx<ffi::PlatformStream<void*>>()
+                                  .Arg<ffi::AnyBuffer>()
+                                  .Arg<ffi::AnyBuffer>()
                                   .Arg<ffi::AnyBuffer>()
                                   .RemainingRets()
                                   .Attr<std::int64_t>("bridge"));
@@ -52,8 +69,10 @@ PYBIND11_MODULE(_xla, m) {
   py::dict cpu;
   cpu["send"] = capsule(EnvpoolSendCpu);
   cpu["recv"] = capsule(EnvpoolRecvCpu);
+  cpu["step"] = capsule(EnvpoolStepCpu);
   py::dict gpu;
   gpu["send"] = capsule(EnvpoolSendGpu);
   gpu["recv"] = capsule(EnvpoolRecvGpu);
+  gpu["step"] = capsule(EnvpoolStepGpu);
   m.attr("HANDLERS") = py::dict(py::arg("cpu") = cpu, py::arg("gpu") = gpu);
 }
