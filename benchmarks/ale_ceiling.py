@@ -14,11 +14,12 @@ import argparse
 import multiprocessing as mp
 import os
 import time
+from typing import Any
 
 import numpy as np
 
 
-def _run(rom: str, seconds: float, start: float, frames: mp.Value) -> None:  # type: ignore[type-arg]
+def _run(rom: str, seconds: float, ready: Any, frames: Any) -> None:
     import ale_py
 
     ale = ale_py.ALEInterface()
@@ -28,10 +29,9 @@ def _run(rom: str, seconds: float, start: float, frames: mp.Value) -> None:  # t
     actions = ale.getMinimalActionSet()
     rng = np.random.default_rng(os.getpid())
     screen = np.empty((210, 160), np.uint8)
-    while time.monotonic() < start:  # every process starts together
-        time.sleep(0.001)
+    ready.wait()  # every process has loaded its ROM: they start together
     n = 0
-    end = start + seconds
+    end = time.monotonic() + seconds
     while time.monotonic() < end:
         for a in rng.integers(0, len(actions), size=64):
             for _ in range(4):
@@ -48,9 +48,9 @@ def ceiling(rom: str, processes: int, seconds: float) -> float:
     """Frames/s of `processes` raw ALE processes together."""
     ctx = mp.get_context("spawn")
     frames = ctx.Value("q", 0)
-    start = time.monotonic() + 1.0 + 0.05 * processes  # time for every spawn to load ALE
+    ready = ctx.Barrier(processes)
     workers = [
-        ctx.Process(target=_run, args=(rom, seconds, start, frames)) for _ in range(processes)
+        ctx.Process(target=_run, args=(rom, seconds, ready, frames)) for _ in range(processes)
     ]
     for w in workers:
         w.start()

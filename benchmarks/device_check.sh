@@ -40,17 +40,12 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 python=${PYTHON:-python3}
 
-# install_env DIR WHEEL...: DIR/bin/python sees the wheels over the machine's own packages
-# (numpy, jax, torch, pytest): a venv, or where the machine's Python has no venv or pip,
-# the wheels unpacked into DIR/site and a wrapper that puts it on PYTHONPATH.
+# install_env DIR WHEEL...: DIR/bin/python is the machine's Python (its numpy, jax, torch,
+# pytest) with the wheels unpacked into DIR/site on its PYTHONPATH: no venv or pip needed,
+# and a machine whose Python is itself a venv keeps its packages.
 install_env() {
   local dir=$1
   shift
-  if "$python" -m venv --system-site-packages "$dir" 2>/dev/null &&
-    "$dir/bin/pip" install -q --no-index --no-deps "$@" 2>/dev/null; then
-    return 0
-  fi
-  echo "install_env: no venv with pip for $python; unpacking the wheels into $dir/site"
   rm -rf "$dir" && mkdir -p "$dir/bin" "$dir/site" || return 1
   "$python" - "$dir/site" "$@" <<'PY' || return 1
 import sys, zipfile

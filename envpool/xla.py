@@ -230,7 +230,8 @@ class XlaFunctions:
         call = jax.ffi.ffi_call(
             RECV_TARGET, self._output_specs(), has_side_effect=True, input_output_aliases={0: 0}
         )
-        new_handle, *arrays = call(_as_handle(handle), bridge=self._bridge)
+        (handle,) = _fenced((_as_handle(handle),))
+        new_handle, *arrays = _fenced(call(handle, bridge=self._bridge))
         return self._result(new_handle, arrays)
 
     def send(self, handle: Any, action: Any, env_id: Any = None) -> jax.Array:
@@ -244,7 +245,9 @@ class XlaFunctions:
             has_side_effect=True,
             input_output_aliases={0: 0},
         )
-        return call(_as_handle(handle), ids, action, bridge=self._bridge)
+        handle, ids, action = _fenced((_as_handle(handle), ids, action))
+        (new_handle,) = _fenced((call(handle, ids, action, bridge=self._bridge),))
+        return new_handle
 
     def step(self, handle: Any, action: Any, env_id: Any = None) -> tuple[jax.Array, Any]:
         """``recv(send(handle, action, env_id))``, as one custom call: on a GPU that
@@ -253,7 +256,8 @@ class XlaFunctions:
         call = jax.ffi.ffi_call(
             STEP_TARGET, self._output_specs(), has_side_effect=True, input_output_aliases={0: 0}
         )
-        new_handle, *arrays = call(_as_handle(handle), ids, action, bridge=self._bridge)
+        handle, ids, action = _fenced((_as_handle(handle), ids, action))
+        new_handle, *arrays = _fenced(call(handle, ids, action, bridge=self._bridge))
         return self._result(new_handle, arrays)
 
     def _check_send(self, action: Any, env_id: Any) -> tuple[jax.Array, jax.Array]:
@@ -303,6 +307,14 @@ class XlaFunctions:
 def make_xla(env: Any) -> tuple[np.ndarray, Callable[..., Any], Callable[..., Any], Any]:
     """``(handle, recv, send, step)`` for ``env`` (see the module doc)."""
     return XlaFunctions(env).as_tuple()
+
+
+def _fenced(arrays: Any) -> Any:
+    """``arrays`` behind an optimisation barrier. XLA's GPU compiler may otherwise fuse
+    an envpool call with the dynamic slices that feed it or take its results (a
+    ``lax.scan`` stacking them), and such a fusion can run the call twice: a recv
+    twice per send, or every step twice (issue 30). The barrier costs no copy."""
+    return jax.lax.optimization_barrier(tuple(arrays))
 
 
 def _as_handle(handle: Any) -> jax.Array:

@@ -187,6 +187,36 @@ def test_separate_send_and_recv_keep_their_order_under_jit(task, mode):
             _assert_same_tree(list(got[env_id][k][:4]), list(expected[env_id][k][:4]))
 
 
+@pytest.mark.parametrize("split", [False, True])
+def test_each_call_compiles_to_one_custom_call_in_a_scan(split):
+    """A scan that stacks Pong frames: XLA's GPU compiler once fused the envpool call
+    with the dynamic slices around it and ran it twice per iteration (a recv with
+    nothing in flight, or every step taken twice). Checked on the compiled program of
+    whatever device jax uses."""
+    env = envpool.make("Pong-v5", env_type="gymnasium", num_envs=4, num_threads=2, seed=0)
+    handle, recv, send, step = env.xla()
+    table = jnp.zeros((4, 8), jnp.int32)
+
+    def body(carry: Any, k: jax.Array) -> Any:
+        handle, count = carry
+        action = table[jnp.arange(4), count]
+        if split:
+            handle, result = recv(send(handle, action))
+        else:
+            handle, result = step(handle, action)
+        return (handle, count + 1), result
+
+    scan = jax.jit(lambda c: jax.lax.scan(body, c, jnp.arange(8)))
+    hlo = scan.lower((jnp.asarray(handle), jnp.zeros(4, jnp.int32))).compile().as_text()
+    targets = ["envpool_send", "envpool_recv"] if split else ["envpool_step"]
+    for target in targets:
+        assert hlo.count(f'custom_call_target="{target}"') == 1, target
+    env.reset()
+    _, results = scan((jnp.asarray(handle), jnp.zeros(4, jnp.int32)))
+    assert np.asarray(results[4]["elapsed_step"])[:, 0].tolist() == list(range(1, 9))
+    env.close()
+
+
 def test_close_lets_dispatched_calls_finish():
     """Steps dispatched without waiting (on a GPU they run after Python returns) run
     before close() closes the pool, instead of failing with 'the pool is closed'."""
