@@ -44,6 +44,7 @@ ratios are the medians of the per-round ratios.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -643,10 +644,9 @@ class PeerWorker:
 
     def close(self) -> None:
         if self.process.stdin is not None:
-            try:
+            # BrokenPipeError: the worker has already exited (its error was noted)
+            with contextlib.suppress(BrokenPipeError):
                 self.process.stdin.close()
-            except BrokenPipeError:  # the worker has already exited (its error was noted)
-                pass
         try:
             self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:

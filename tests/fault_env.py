@@ -23,6 +23,7 @@ SOURCES = REPO / "cpp" / "tests"
 TASK_ID = "Fault-v0"
 DICT_TASK_ID = "FaultDict-v0"  # the same env with a dict observation
 TEXT_TASK_IDS = {"FaultText-v0": "TextEnv", "FaultTextDict-v0": "TextDictEnv"}  # text_env.h
+AGENTS_TASK_ID = "FaultAgents-v0"  # two agents (fault_agents_env.h)
 MODULE = "envpool_fault_env"
 
 
@@ -86,6 +87,7 @@ def prelude(module_dir: Path) -> str:
         + "".join(
             f"envpool.register({task!r}, '{MODULE}:{cls}')\n" for task, cls in TEXT_TASK_IDS.items()
         )
+        + f"envpool.register({AGENTS_TASK_ID!r}, '{MODULE}:FaultAgentsEnv')\n"
     )
 
 
@@ -101,3 +103,5 @@ def register(module_dir: Path) -> None:
     for task, cls in TEXT_TASK_IDS.items():
         if task not in envpool.list_all_envs():
             envpool.register(task, f"{MODULE}:{cls}")
+    if AGENTS_TASK_ID not in envpool.list_all_envs():
+        envpool.register(AGENTS_TASK_ID, f"{MODULE}:FaultAgentsEnv")

@@ -303,3 +303,76 @@ def test_writing_an_observation_the_wrong_way_names_the_right_call(make_fault, t
     assert err.value.env_id == 1
     env.step(ONES)
     env.reset(seed=0)
+
+
+# A multi-agent env (cpp/tests/fault_agents_env.h): "left" takes a discrete action,
+# "right" a float pair; the faults hit one env, or one agent, of the pool.
+def _agent_actions(n: int, left: int = 1) -> dict[str, np.ndarray]:
+    return {
+        "left": np.full(n, left, dtype=np.int64),
+        "right": np.full((n, 2), 0.25, dtype=np.float32),
+    }
+
+
+def test_multi_agent_step_exception_names_the_env_and_the_pool_recovers(make_fault):
+    env = make_fault("FaultAgents-v0", num_envs=2, throw_at_step=[-1, 3], episode_length=50)
+    env.reset(seed=0)
+    env.step(_agent_actions(2))
+    env.step(_agent_actions(2))
+    with pytest.raises(envpool.EnvError, match="injected failure at step 3") as err:
+        call_with_timeout(lambda: env.step(_agent_actions(2)))
+    assert err.value.env_id == 1
+    obs, rewards, terminations, truncations, infos = env.step(_agent_actions(2))
+    assert obs["left"][:, 1].tolist() == [4, 0]  # env 0 steps on, env 1 has restarted
+    assert rewards["right"].tolist() == [0.5, 0.0]
+    assert infos["right"]["active"].all()
+
+
+def test_multi_agent_nan_stays_in_the_agent_that_wrote_it(make_fault):
+    env = make_fault("FaultAgents-v0", num_envs=2, nan_at_step=[-1, 2], nan_agent=[0, 1])
+    env.reset(seed=0)
+    for step in (1, 2, 3):
+        obs, rewards, *_ = env.step(_agent_actions(2))
+        poisoned = step == 2
+        assert np.isnan(obs["right"][1, 1]) == poisoned
+        assert np.isnan(rewards["right"][1]) == poisoned
+        assert np.isfinite(obs["left"]).all() and np.isfinite(rewards["left"]).all()
+        assert np.isfinite(obs["right"][0]).all() and np.isfinite(rewards["right"][0])
+
+
+def test_multi_agent_agent_leaving_mid_episode(make_fault):
+    """'right' leaves env 0 at step 3: terminated there, inactive after, while 'left'
+    plays the episode out; the autoreset brings it back."""
+    env = make_fault("FaultAgents-v0", num_envs=2, leave_at_step=[3, -1], episode_length=5)
+    env.reset(seed=0)
+    rows = [env.step(_agent_actions(2)) for _ in range(6)]
+    terminated = [r[2]["right"].tolist() for r in rows]
+    active = [r[4]["right"]["active"].tolist() for r in rows]
+    assert terminated[:5] == [[False, False]] * 2 + [[True, False]] * 2 + [[True, True]]
+    assert active[:5] == [[True, True]] * 3 + [[False, True]] * 2
+    assert [r[2]["left"][0] for r in rows[:5]] == [False] * 4 + [True]
+    assert rows[4][1]["right"][0] == 0.0  # no reward once it has left
+    assert rows[5][4]["right"]["active"].tolist() == [True, True]  # the next episode
+
+
+def test_pettingzoo_refuses_actions_for_an_agent_that_left(fault_env_dir):
+    env = envpool.make_pettingzoo("FaultAgents-v0", seed=0, leave_at_step=2, episode_length=4)
+    env.reset(seed=0)
+    both = {"left": 1, "right": np.array([0.5, 0.5], np.float32)}
+    env.step(both)
+    env.step(both)
+    assert env.agents == ["left"]
+    with pytest.raises(ValueError, match=r"agents \['right'\] have left the env"):
+        env.step(both)
+    env.step({"left": 2})
+    _, _, terminations, _, _ = env.step({"left": 2})
+    assert terminations == {"left": True} and env.agents == []
+    env.close()
+
+
+def test_multi_agent_bad_nan_agent_option_is_refused(fault_env_dir):
+    with pytest.raises(ValueError, match="nan_agent must be 0 or 1"):
+        envpool.make("FaultAgents-v0", num_envs=2, nan_agent=5)
+    env = envpool.make("FaultAgents-v0", num_envs=2)
+    env.reset(seed=0)
+    env.close()

@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include "envpool/python/py_env_pool.h"
+#include "fault_agents_env.h"
 #include "fault_env.h"
 #include "text_env.h"
 
@@ -12,4 +13,6 @@ PYBIND11_MODULE(envpool_fault_env, m) {
                                                                "FaultDictEnv");
   envpool::python::RegisterEnv<envpool::testing::TextEnv>(m, "TextEnv");
   envpool::python::RegisterEnv<envpool::testing::TextDictEnv>(m, "TextDictEnv");
+  envpool::python::RegisterEnv<envpool::testing::FaultAgentsEnv>(
+      m, "FaultAgentsEnv");
 }
