@@ -39,6 +39,7 @@
 #include "envpool/core/env.h"
 #include "envpool/minigrid/grid.h"
 #include "envpool/minigrid/obs_modes.h"
+#include "envpool/minigrid/render.h"
 #include "envpool/minigrid/view.h"
 #include "envpool/minigrid/world_object.h"
 #include "envpool/numpy/random.h"
@@ -63,13 +64,15 @@ inline constexpr std::int64_t kMaxMissionBytes = 512;
 
 // The options every task has, after the task's own: `max_steps` (0: the
 // task's default, which minigrid computes from its size), `agent_view_size`,
-// `obs_mode` (obs_modes.h) and, where minigrid lets it be passed,
+// `obs_mode` (obs_modes.h) with the `tile_size` of its RGB forms and, where
+// minigrid lets it be passed,
 // `see_through_walls`.
 inline Config WithCommonOptions(Config own, bool see_through_walls_option,
                                 bool see_through_walls = false) {
   own.Set("max_steps", std::int64_t{0});
   own.Set("agent_view_size", std::int64_t{7});
   own.Set("obs_mode", std::string("dict"));
+  own.Set("tile_size", std::int64_t{8});
   if (see_through_walls_option) {
     own.Set("see_through_walls", see_through_walls);
   }
@@ -122,8 +125,10 @@ class MiniGridEnv {
                       std::int64_t num_actions = kNumActions) {
     const std::int64_t view = ViewSize(config);
     CheckAtLeast("max_steps", config.Get<std::int64_t>("max_steps"), 0);
-    // obs_mode "full": the grid's size comes from GridSized<Task>::Spec.
-    return {ObsModeSpec(ObsModeOption(config), view, kMaxMissionBytes, {0, 0}),
+    // obs_mode "full" and "rgb": the grid's size comes from
+    // GridSized<Task>::Spec.
+    return {ObsModeSpec(ObsModeOption(config), view, kMaxMissionBytes, {0, 0},
+                        TileSize(config)),
             MakeDiscrete<std::int64_t>("action", num_actions),
             {MakeArray<std::int32_t>("agent_pos", {2})}};
   }
@@ -152,6 +157,12 @@ class MiniGridEnv {
     WriteObs(out);
   }
 
+  // render_mode="rgb_array": minigrid's env.render(), the whole grid at 32
+  // pixels a cell with the agent's view lightened.
+  void Render(std::span<std::uint8_t> frame) {
+    RenderFull(kRenderTilePixels, frame);
+  }
+
  protected:
   struct StepResult {
     double reward = 0.0;
@@ -172,6 +183,7 @@ class MiniGridEnv {
                                ? config.Get<bool>("see_through_walls")
                                : see_through_walls),
         obs_mode_(ObsModeOption(config)),
+        tile_size_(TileSize(config)),
         view_(ViewSize(config)),
         image_(obs_mode_ == ObsMode::kOneHot || obs_mode_ == ObsMode::kFlat
                    ? static_cast<std::size_t>(view_.size() * view_.size() * 3)
@@ -466,6 +478,12 @@ class MiniGridEnv {
       case ObsMode::kFull:
         WriteFullGrid(grid_, agent_pos_, agent_dir_, out.Obs<std::uint8_t>(1));
         break;
+      case ObsMode::kRgb:
+        RenderFull(tile_size_, out.Obs<std::uint8_t>(1));
+        break;
+      case ObsMode::kRgbPartial:
+        RenderPov(tile_size_, out.Obs<std::uint8_t>(1));
+        break;
     }
     if (dict) {
       out.Text(2, mission_);
@@ -480,8 +498,51 @@ class MiniGridEnv {
                  image);
   }
 
+  // minigrid's get_full_render with highlight: the grid, the cells the agent
+  // sees lightened.
+  void RenderFull(std::int64_t tile, std::span<std::uint8_t> out) {
+    view_.Gather(grid_, agent_pos_, agent_dir_, see_through_walls_, carrying_);
+    seen_.assign(static_cast<std::size_t>(grid_.width() * grid_.height()), 0);
+    for (std::int64_t vy = 0; vy < view_.size(); ++vy) {
+      for (std::int64_t vx = 0; vx < view_.size(); ++vx) {
+        const Pos p = view_.WorldPos(agent_pos_, agent_dir_, vx, vy);
+        if (view_.Visible(vx, vy) && grid_.Contains(p)) {
+          seen_[static_cast<std::size_t>(p.y * grid_.width() + p.x)] = 1;
+        }
+      }
+    }
+    RenderCells(
+        tiles_, grid_.width(), grid_.height(),
+        [&](std::int64_t i, std::int64_t j) { return grid_.Get({i, j}); },
+        agent_pos_, agent_dir_,
+        [&](std::int64_t i, std::int64_t j) {
+          return seen_[static_cast<std::size_t>(j * grid_.width() + i)] != 0;
+        },
+        tile, out);
+  }
+
+  // minigrid's get_pov_render: the agent's view, the agent at the middle of
+  // the bottom row facing up, the cells it sees lightened and the others
+  // drawn empty.
+  void RenderPov(std::int64_t tile, std::span<std::uint8_t> out) {
+    view_.Gather(grid_, agent_pos_, agent_dir_, see_through_walls_, carrying_);
+    const std::int64_t size = view_.size();
+    RenderCells(
+        tiles_, size, size,
+        [&](std::int64_t i, std::int64_t j) {
+          // minigrid's process_vis empties the cells the agent does not see
+          return view_.Visible(i, j) ? view_.ViewCell(i, j) : WorldObj{};
+        },
+        Pos{size / 2, size - 1}, 3,
+        [&](std::int64_t i, std::int64_t j) { return view_.Visible(i, j); },
+        tile, out);
+  }
+
   ObsMode obs_mode_;
+  std::int64_t tile_size_;
   AgentView view_;
+  TileRenderer tiles_;
+  std::vector<std::uint8_t> seen_;   // RenderFull's highlight, cell by cell
   std::vector<std::uint8_t> image_;  // the encoded view for one_hot and flat
 };
 
@@ -525,12 +586,19 @@ class GridSized : public Task {
   using Task::Task;
   static EnvSpec Spec(const Config& config) {
     EnvSpec spec = Task::Spec(config);
-    if (ObsModeOption(config) == ObsMode::kFull) {
+    const ObsMode mode = ObsModeOption(config);
+    if (mode == ObsMode::kFull || mode == ObsMode::kRgb) {
       const GridSized probe(config);
-      spec.obs = ObsModeSpec(ObsMode::kFull, ViewSize(config), kMaxMissionBytes,
-                             {probe.grid_.width(), probe.grid_.height()});
+      spec.obs = ObsModeSpec(mode, ViewSize(config), kMaxMissionBytes,
+                             {probe.grid_.width(), probe.grid_.height()},
+                             TileSize(config));
     }
     return spec;
+  }
+  static std::vector<std::int64_t> RenderShape(const Config& config) {
+    const GridSized probe(config);
+    return {probe.grid_.height() * kRenderTilePixels,
+            probe.grid_.width() * kRenderTilePixels, 3};
   }
 };
 

@@ -4,7 +4,9 @@
 // cell's type, color and state as one-hot bits) and "flat" (FlatObsWrapper:
 // the image flattened, then the lower-cased mission one-hot per character)
 // and "full" (FullyObsWrapper: the whole grid as the image, the agent drawn in
-// its cell).
+// its cell); "rgb" (RGBImgObsWrapper: the whole grid drawn, the agent's view
+// lightened) and "rgb_partial" (RGBImgPartialObsWrapper: the agent's view
+// drawn), both tile_size pixels a cell (render.h).
 #ifndef ENVPOOL_MINIGRID_OBS_MODES_H_
 #define ENVPOOL_MINIGRID_OBS_MODES_H_
 
@@ -26,15 +28,25 @@
 
 namespace envpool::minigrid {
 
-enum class ObsMode : std::uint8_t { kDict, kImage, kOneHot, kFlat, kFull };
+enum class ObsMode : std::uint8_t {
+  kDict,
+  kImage,
+  kOneHot,
+  kFlat,
+  kFull,
+  kRgb,
+  kRgbPartial
+};
 
 inline ObsMode ObsModeOption(const Config& config) {
-  static constexpr std::array<std::pair<std::string_view, ObsMode>, 5> kNames =
+  static constexpr std::array<std::pair<std::string_view, ObsMode>, 7> kNames =
       {{{"dict", ObsMode::kDict},
         {"image", ObsMode::kImage},
         {"one_hot", ObsMode::kOneHot},
         {"flat", ObsMode::kFlat},
-        {"full", ObsMode::kFull}}};
+        {"full", ObsMode::kFull},
+        {"rgb", ObsMode::kRgb},
+        {"rgb_partial", ObsMode::kRgbPartial}}};
   const auto name = config.Get<std::string>("obs_mode");
   for (const auto& [mode_name, mode] : kNames) {
     if (name == mode_name) {
@@ -43,8 +55,9 @@ inline ObsMode ObsModeOption(const Config& config) {
   }
   throw std::invalid_argument(
       "obs_mode must be 'dict', 'image' (minigrid's ImgObsWrapper), 'one_hot' "
-      "(OneHotPartialObsWrapper), 'flat' (FlatObsWrapper) or 'full' "
-      "(FullyObsWrapper), got '" +
+      "(OneHotPartialObsWrapper), 'flat' (FlatObsWrapper), 'full' "
+      "(FullyObsWrapper), 'rgb' (RGBImgObsWrapper) or 'rgb_partial' "
+      "(RGBImgPartialObsWrapper), got '" +
       name + "'");
 }
 
@@ -57,10 +70,23 @@ inline constexpr std::int64_t kOneHotBits = kNumTypes + kNumColors + 3;
 inline constexpr std::int64_t kFlatMissionChars = 96;
 inline constexpr std::int64_t kFlatCharCodes = 28;
 
+// The pixels a cell takes in the "rgb" and "rgb_partial" forms (the wrappers'
+// tile_size, 8 by default).
+inline std::int64_t TileSize(const Config& config) {
+  const auto tile = config.Get<std::int64_t>("tile_size");
+  if (tile < 1) {
+    throw std::invalid_argument("tile_size must be at least 1, got " +
+                                std::to_string(tile));
+  }
+  return tile;
+}
+
 // The observation's spec in `mode` for a view x view agent view, missions of
-// at most max_mission bytes and a grid of `grid` (width, height) cells.
+// at most max_mission bytes, a grid of `grid` (width, height) cells and
+// `tile` pixels a cell.
 inline ArraySpec ObsModeSpec(ObsMode mode, std::int64_t view,
-                             std::int64_t max_mission, Pos grid) {
+                             std::int64_t max_mission, Pos grid,
+                             std::int64_t tile) {
   auto dict = [&](std::vector<std::int64_t> image_shape) {
     return MakeDict("obs", {MakeDiscrete<std::int64_t>("direction", 4),
                             MakeArray<std::uint8_t>(
@@ -74,6 +100,10 @@ inline ArraySpec ObsModeSpec(ObsMode mode, std::int64_t view,
       return dict({view, view, kOneHotBits});
     case ObsMode::kFull:
       return dict({grid.x, grid.y, 3});
+    case ObsMode::kRgb:
+      return dict({grid.y * tile, grid.x * tile, 3});
+    case ObsMode::kRgbPartial:
+      return dict({view * tile, view * tile, 3});
     case ObsMode::kFlat:
       return MakeArray<std::uint8_t>(
           "obs", {view * view * 3 + kFlatCharCodes * kFlatMissionChars}, {0},

@@ -32,21 +32,15 @@ class AgentView {
 
   [[nodiscard]] std::int64_t size() const { return size_; }
 
-  // Writes the view of an agent at `agent` facing `dir` and holding
-  // `carrying` into `image`, (view x, view y, 3) row-major.
-  void Encode(const Grid& grid, Pos agent, std::int64_t dir,
-              bool see_through_walls, const WorldObj& carrying,
-              std::span<std::uint8_t> image) {
-    // View cell (vx, vy) is the world cell forward * (size - 1 - vy) + right
-    // * (vx - size / 2) from the agent: minigrid's slice of the grid turned
-    // left dir + 1 times. Cells off the grid read as walls.
-    const Pos f = DirVec(dir);
-    const Pos r{-f.y, f.x};
+  // Takes in the view of an agent at `agent` facing `dir` and holding
+  // `carrying`: the cells ahead (the carried object in the agent's own) and
+  // which of them the agent sees (minigrid's gen_obs_grid).
+  void Gather(const Grid& grid, Pos agent, std::int64_t dir,
+              bool see_through_walls, const WorldObj& carrying) {
     const std::int64_t half = size_ / 2;
     for (std::int64_t vy = 0; vy < size_; ++vy) {
       for (std::int64_t vx = 0; vx < size_; ++vx) {
-        const Pos p{agent.x + f.x * (size_ - 1 - vy) + r.x * (vx - half),
-                    agent.y + f.y * (size_ - 1 - vy) + r.y * (vx - half)};
+        const Pos p = WorldPos(agent, dir, vx, vy);
         Cell(vx, vy) = grid.Contains(p) ? grid.Get(p) : Wall();
       }
     }
@@ -56,6 +50,14 @@ class AgentView {
       ComputeVisibility();
     }
     Cell(half, size_ - 1) = carrying;
+  }
+
+  // Gather, then the view encoded into `image`, (view x, view y, 3)
+  // row-major, unseen cells zero.
+  void Encode(const Grid& grid, Pos agent, std::int64_t dir,
+              bool see_through_walls, const WorldObj& carrying,
+              std::span<std::uint8_t> image) {
+    Gather(grid, agent, dir, see_through_walls, carrying);
     for (std::int64_t vx = 0; vx < size_; ++vx) {
       for (std::int64_t vy = 0; vy < size_; ++vy) {
         const std::size_t k = static_cast<std::size_t>(vx * size_ + vy) * 3;
@@ -69,6 +71,27 @@ class AgentView {
         }
       }
     }
+  }
+
+  // After Gather: view cell (vx, vy) and whether the agent sees it.
+  [[nodiscard]] const WorldObj& ViewCell(std::int64_t vx,
+                                         std::int64_t vy) const {
+    return cells_[Index(vx, vy)];
+  }
+  [[nodiscard]] bool Visible(std::int64_t vx, std::int64_t vy) const {
+    return visible_[Index(vx, vy)] != 0;
+  }
+
+  // The world cell of view cell (vx, vy): forward * (size - 1 - vy) + right
+  // * (vx - size / 2) from the agent, minigrid's slice of the grid turned
+  // left dir + 1 times (cells off the grid read as walls).
+  [[nodiscard]] Pos WorldPos(Pos agent, std::int64_t dir, std::int64_t vx,
+                             std::int64_t vy) const {
+    const Pos f = DirVec(dir);
+    const Pos r{-f.y, f.x};
+    const std::int64_t half = size_ / 2;
+    return {agent.x + f.x * (size_ - 1 - vy) + r.x * (vx - half),
+            agent.y + f.y * (size_ - 1 - vy) + r.y * (vx - half)};
   }
 
  private:
