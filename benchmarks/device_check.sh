@@ -30,7 +30,11 @@ if [ "${1:-}" = "--prepare" ]; then
     ale-py==0.12.1 gymnasium==1.4.0 farama-notifications cloudpickle dm-env dm-tree \
     mujoco==3.17.0 absl-py attrs wrapt etils glfw pyopengl typing-extensions || exit 1
   pip download --only-binary=:all: --no-deps --python-version "$version" \
-    -d "$wheels/original" envpool==1.2.5 || echo "no original EnvPool wheel for cp$version"
+    -d "$wheels/original" envpool==1.2.5 "envpool-assets>=0.3,<0.4" optree packaging ||
+    echo "no original EnvPool wheel for cp$version"
+  # cut to what the checks use: the device machine takes 64 MiB of files
+  python3 "$repo/benchmarks/slim_wheels.py" "$wheels"/*.whl "$wheels"/original/*.whl
+  du -sh "$wheels"
   exit 0
 fi
 
