@@ -225,13 +225,20 @@ class XlaFunctions:
         named = dict(zip((name for name, _, _ in self._outputs), arrays, strict=True))
         return new_handle, self._convert(_step_result(named))
 
+    def _call(self, target: str, results: list[jax.ShapeDtypeStruct], *args: Any) -> Any:
+        """One envpool custom call on this pool: ``args`` (the handle first, which the
+        first result aliases) in, ``results`` out, both behind an optimisation barrier.
+        XLA's GPU compiler may otherwise fuse the call with the dynamic slices that feed
+        it or take its results (a ``lax.scan`` stacking them), and such a fusion can run
+        the call twice: a recv twice per send, or every step twice (issue 30). The
+        barrier costs no copy."""
+        call = jax.ffi.ffi_call(target, results, has_side_effect=True, input_output_aliases={0: 0})
+        fenced = jax.lax.optimization_barrier(args)
+        return jax.lax.optimization_barrier(tuple(call(*fenced, bridge=self._bridge)))
+
     def recv(self, handle: Any) -> tuple[jax.Array, Any]:
         """Waits for the next batch; returns the new handle and the batch."""
-        call = jax.ffi.ffi_call(
-            RECV_TARGET, self._output_specs(), has_side_effect=True, input_output_aliases={0: 0}
-        )
-        (handle,) = _fenced((_as_handle(handle),))
-        new_handle, *arrays = _fenced(call(handle, bridge=self._bridge))
+        new_handle, *arrays = self._call(RECV_TARGET, self._output_specs(), _as_handle(handle))
         return self._result(new_handle, arrays)
 
     def send(self, handle: Any, action: Any, env_id: Any = None) -> jax.Array:
@@ -239,25 +246,16 @@ class XlaFunctions:
         new handle. In sync mode every env steps; in async mode pass the env_id of
         the batch the actions are for (``info["env_id"]``)."""
         ids, action = self._check_send(action, env_id)
-        call = jax.ffi.ffi_call(
-            SEND_TARGET,
-            jax.ShapeDtypeStruct((8,), jnp.uint8),
-            has_side_effect=True,
-            input_output_aliases={0: 0},
-        )
-        handle, ids, action = _fenced((_as_handle(handle), ids, action))
-        (new_handle,) = _fenced((call(handle, ids, action, bridge=self._bridge),))
+        handle_spec = [jax.ShapeDtypeStruct((8,), jnp.uint8)]
+        (new_handle,) = self._call(SEND_TARGET, handle_spec, _as_handle(handle), ids, action)
         return new_handle
 
     def step(self, handle: Any, action: Any, env_id: Any = None) -> tuple[jax.Array, Any]:
         """``recv(send(handle, action, env_id))``, as one custom call: on a GPU that
         is one round of copies and one synchronisation instead of two."""
         ids, action = self._check_send(action, env_id)
-        call = jax.ffi.ffi_call(
-            STEP_TARGET, self._output_specs(), has_side_effect=True, input_output_aliases={0: 0}
-        )
-        handle, ids, action = _fenced((_as_handle(handle), ids, action))
-        new_handle, *arrays = _fenced(call(handle, ids, action, bridge=self._bridge))
+        specs = self._output_specs()
+        new_handle, *arrays = self._call(STEP_TARGET, specs, _as_handle(handle), ids, action)
         return self._result(new_handle, arrays)
 
     def _check_send(self, action: Any, env_id: Any) -> tuple[jax.Array, jax.Array]:
@@ -307,14 +305,6 @@ class XlaFunctions:
 def make_xla(env: Any) -> tuple[np.ndarray, Callable[..., Any], Callable[..., Any], Any]:
     """``(handle, recv, send, step)`` for ``env`` (see the module doc)."""
     return XlaFunctions(env).as_tuple()
-
-
-def _fenced(arrays: Any) -> Any:
-    """``arrays`` behind an optimisation barrier. XLA's GPU compiler may otherwise fuse
-    an envpool call with the dynamic slices that feed it or take its results (a
-    ``lax.scan`` stacking them), and such a fusion can run the call twice: a recv
-    twice per send, or every step twice (issue 30). The barrier costs no copy."""
-    return jax.lax.optimization_barrier(tuple(arrays))
 
 
 def _as_handle(handle: Any) -> jax.Array:

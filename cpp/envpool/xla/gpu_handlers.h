@@ -155,7 +155,7 @@ class Staging {
   // `bytes` more of the block, 64-byte aligned.
   std::byte* Take(std::size_t bytes) {
     std::byte* at = block_.data + used_;
-    used_ += (bytes + kAlign - 1) / kAlign * kAlign;
+    used_ += Aligned(bytes);
     return at;
   }
   static std::size_t Aligned(std::size_t bytes) {
