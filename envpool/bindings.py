@@ -19,6 +19,7 @@ EXTENSION_MODULES = (
     "_mujoco",
     "_dmc",
     "_minigrid",
+    "_babyai",
     "_mpe2",
     "_xla",
 )

@@ -94,6 +94,13 @@ inline std::int64_t ViewSize(const Config& config) {
   return size;
 }
 
+// What minigrid raises as RecursionError: a rejection-sampling loop (place_obj,
+// connect_all, BabyAI's rand_obj) ran out of tries. BabyAI's levels catch it
+// and lay out the episode again.
+struct RecursionError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 inline void CheckAtLeast(std::string_view name, std::int64_t value,
                          std::int64_t least, std::string_view why = "") {
   if (value < least) {
@@ -146,6 +153,13 @@ class MiniGridEnv {
     carrying_ = WorldObj{};
     step_count_ = 0;
     WriteObs(out);
+    // minigrid's wrappers that draw the whole grid or the frame read the env
+    // after its reset returns, the others its returned observation
+    if (AfterReset() &&
+        (obs_mode_ == ObsMode::kFull || obs_mode_ == ObsMode::kRgb ||
+         obs_mode_ == ObsMode::kRgbPartial)) {
+      WriteObs(out);
+    }
   }
 
   void Step(Action action, Rng& /*rng*/, Output& out) {
@@ -201,6 +215,9 @@ class MiniGridEnv {
   // One step of the task after step_count_ has grown; by default minigrid's
   // common step.
   virtual StepResult StepTask(Action action) { return BaseStep(action); }
+  // What a task changes after reset's observation is made (BabyAI's PutNext
+  // hands the agent an object only then); true when it changed the world.
+  virtual bool AfterReset() { return false; }
 
   // MiniGridEnv.step without the counter and the time limit.
   StepResult BaseStep(Action action) {
@@ -360,7 +377,7 @@ class MiniGridEnv {
     const std::optional<Pos> pos =
         TryPlaceObj(obj, top, size, reject, max_tries);
     if (!pos) {
-      throw std::runtime_error("rejection sampling failed in place_obj");
+      throw RecursionError("rejection sampling failed in place_obj");
     }
     return *pos;
   }

@@ -201,6 +201,13 @@ class RoomGridEnv : public MiniGridEnv {
       j = RandInt(0, num_rows_);
     }
     const Room& room = GetRoom(i, j);
+    if (!HasAgentSpot(room) && HasFreeCell(room)) {
+      // minigrid loops here forever (every free cell faces an object);
+      // BabyAI's levels lay the episode out again, other tasks report it
+      throw RecursionError("place_agent: no free cell of room (" +
+                           std::to_string(i) + ", " + std::to_string(j) +
+                           ") faces an empty cell or a wall");
+    }
     while (true) {
       PlaceAgent(room.top, room.size, rand_dir, 1000);
       const WorldObj& front = grid_.Get(FrontPos());
@@ -218,7 +225,7 @@ class RoomGridEnv : public MiniGridEnv {
     const auto start = static_cast<int>(&RoomFromPos(agent_pos_) - &rooms_[0]);
     for (std::int64_t itrs = 0;; ++itrs) {
       if (itrs > max_itrs) {
-        throw std::runtime_error("connect_all failed");
+        throw RecursionError("connect_all failed");
       }
       if (NumReachable(start) == rooms_.size()) {
         return;
@@ -245,6 +252,41 @@ class RoomGridEnv : public MiniGridEnv {
   std::vector<Room> rooms_;
 
  private:
+  // A free cell of `room` (where PlaceAgent may put the agent).
+  [[nodiscard]] bool HasFreeCell(const Room& room) const {
+    return AnyCell(room, [](Pos /*p*/) { return true; });
+  }
+  // A free cell of `room` facing, some way, an empty cell or a wall: where
+  // PlaceAgentInRoom may end.
+  [[nodiscard]] bool HasAgentSpot(const Room& room) const {
+    return AnyCell(room, [this](Pos p) {
+      for (std::int64_t dir = 0; dir < 4; ++dir) {
+        const Pos d = DirVec(dir);
+        const Pos q{p.x + d.x, p.y + d.y};
+        if (!grid_.Contains(q)) {
+          continue;
+        }
+        const WorldObj& front = grid_.Get(q);
+        if (front.IsEmpty() || front.type == ObjType::kWall) {
+          return true;
+        }
+      }
+      return false;
+    });
+  }
+  template <typename Accept>
+  [[nodiscard]] bool AnyCell(const Room& room, const Accept& accept) const {
+    for (std::int64_t y = room.top.y; y < room.top.y + room.size.y; ++y) {
+      for (std::int64_t x = room.top.x; x < room.top.x + room.size.x; ++x) {
+        const Pos p{x, y};
+        if (grid_.Contains(p) && grid_.Get(p).IsEmpty() && accept(p)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   std::size_t NumReachable(int start) {
     reached_.assign(rooms_.size(), 0);
     stack_.assign(1, start);

@@ -1,1 +1,2 @@
-"""minigrid's MiniGrid-* tasks, module ``envpool._minigrid``: ``tasks`` is the task table."""
+"""minigrid's MiniGrid-* tasks (module ``envpool._minigrid``) and BabyAI-* levels (module
+``envpool._babyai``): ``tasks`` registers both tables."""

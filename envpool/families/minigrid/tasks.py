@@ -1,4 +1,5 @@
-"""minigrid 3.2.0's MiniGrid-* tasks, served by ``envpool._minigrid``.
+"""minigrid 3.2.0's MiniGrid-* tasks, served by ``envpool._minigrid``, and its BabyAI-*
+levels (``babyai.TABLE``, served by ``envpool._babyai``).
 
 Each id takes the options of minigrid's env class (``size``, ``max_steps``,
 ``agent_view_size``, ``see_through_walls`` where minigrid accepts it, and the env's
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from envpool.families.minigrid import babyai
 from envpool.registry import mark_unavailable, register_family, task
 
 _MODULE = "envpool._minigrid"
@@ -146,7 +148,7 @@ TABLE = [
     _row("MiniGrid-RedBlueDoors-6x6-v0", "RedBlueDoors", size=6),
     _row("MiniGrid-RedBlueDoors-8x8-v0", "RedBlueDoors"),
 ]
-register_family("minigrid", TABLE)
+register_family("minigrid", [*TABLE, *babyai.TABLE])
 
 WFC_REASON = (
     "{task_id} is not provided: minigrid 3.2.0 cannot run it either (its wheel and sdist "
