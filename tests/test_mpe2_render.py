@@ -15,42 +15,28 @@ from typing import Any
 
 import numpy as np
 import pytest
+from test_mpe2_parity import random_actions  # skips this module, as its own, without mpe2
 
 import envpool
+from envpool.families.mpe2 import render
+from envpool.families.mpe2.tasks import MPE2_MODULES
 
-mpe2 = pytest.importorskip("mpe2")
 pytest.importorskip("pygame")
-from mpe2 import (  # noqa: E402  (after the importorskip)
-    collect_treasure_v1,
-    simple_adversary_v3,
-    simple_crypto_v3,
-    simple_formation_v1,
-    simple_line_v1,
-    simple_push_v3,
-    simple_reference_v3,
-    simple_speaker_listener_v4,
-    simple_spread_v3,
-    simple_tag_v3,
-    simple_v3,
-    simple_world_comm_v3,
-)
 
-from envpool.families.mpe2 import render  # noqa: E402
-
-# task id -> (mpe2 module, options); max_cycles=3 puts an autoreset among the 4 steps
-SCENARIOS: list[tuple[str, Any, dict[str, Any]]] = [
-    ("Simple-v3", simple_v3, {"max_cycles": 3}),
-    ("SimpleAdversary-v3", simple_adversary_v3, {}),
-    ("SimpleCrypto-v3", simple_crypto_v3, {"max_cycles": 3}),
-    ("SimplePush-v3", simple_push_v3, {}),
-    ("SimpleReference-v3", simple_reference_v3, {}),
-    ("SimpleSpeakerListener-v4", simple_speaker_listener_v4, {"max_cycles": 3}),
-    ("SimpleSpread-v3", simple_spread_v3, {"N": 4}),
-    ("SimpleTag-v3", simple_tag_v3, {"max_cycles": 3}),
-    ("SimpleWorldComm-v3", simple_world_comm_v3, {}),
-    ("SimpleLine-v1", simple_line_v1, {}),
-    ("SimpleFormation-v1", simple_formation_v1, {"max_cycles": 3}),
-    ("CollectTreasure-v1", collect_treasure_v1, {}),
+# task id -> options; max_cycles=3 puts an autoreset among the 4 steps
+SCENARIOS: list[tuple[str, dict[str, Any]]] = [
+    ("Simple-v3", {"max_cycles": 3}),
+    ("SimpleAdversary-v3", {}),
+    ("SimpleCrypto-v3", {"max_cycles": 3}),
+    ("SimplePush-v3", {}),
+    ("SimpleReference-v3", {}),
+    ("SimpleSpeakerListener-v4", {"max_cycles": 3}),
+    ("SimpleSpread-v3", {"N": 4}),
+    ("SimpleTag-v3", {"max_cycles": 3}),
+    ("SimpleWorldComm-v3", {}),
+    ("SimpleLine-v1", {}),
+    ("SimpleFormation-v1", {"max_cycles": 3}),
+    ("CollectTreasure-v1", {}),
 ]
 # the scenarios whose agents speak (their messages are written on the frame) and two
 # whose agents are silent
@@ -65,17 +51,6 @@ CONTINUOUS = {
 STEPS = 4
 
 
-def random_actions(pool: Any, rng: np.random.Generator) -> dict[str, np.ndarray]:
-    actions = {}
-    for agent in pool.possible_agents:
-        space = pool.action_space(agent)
-        if hasattr(space, "n"):
-            actions[agent] = rng.integers(0, space.n, pool.num_envs)
-        else:
-            actions[agent] = rng.random((pool.num_envs, *space.shape), dtype=np.float32)
-    return actions
-
-
 def assert_same_frames(frames: tuple[np.ndarray, ...], refs: list[Any], when: str) -> None:
     assert len(frames) == len(refs)
     for i, (frame, ref) in enumerate(zip(frames, refs, strict=True)):
@@ -87,9 +62,14 @@ def assert_same_frames(frames: tuple[np.ndarray, ...], refs: list[Any], when: st
             pytest.fail(f"env {i} {when}: {differ} pixels differ")
 
 
+def reference(task_id: str, **options: Any) -> Any:
+    """mpe2's parallel_env of ``task_id`` with ``options``."""
+    module = importlib.import_module(f"mpe2.{MPE2_MODULES[task_id]}")
+    return module.parallel_env(**options)
+
+
 def run_side_by_side(
     task_id: str,
-    module: Any,
     options: dict[str, Any],
     continuous: bool,
     dynamic_rescaling: bool,
@@ -107,7 +87,8 @@ def run_side_by_side(
         **options,
     )
     refs = [
-        module.parallel_env(
+        reference(
+            task_id,
             render_mode="rgb_array",
             continuous_actions=continuous,
             dynamic_rescaling=dynamic_rescaling,
@@ -137,29 +118,27 @@ def run_side_by_side(
 
 
 @pytest.mark.parametrize("dynamic_rescaling", [True, False], ids=["rescaled", "fixed"])
-@pytest.mark.parametrize(
-    ("task_id", "module", "options"), SCENARIOS, ids=[t for t, _, _ in SCENARIOS]
-)
+@pytest.mark.parametrize(("task_id", "options"), SCENARIOS, ids=[t for t, _ in SCENARIOS])
 def test_discrete_frames_match_mpe2(
-    task_id: str, module: Any, options: dict[str, Any], dynamic_rescaling: bool
+    task_id: str, options: dict[str, Any], dynamic_rescaling: bool
 ) -> None:
-    run_side_by_side(task_id, module, options, False, dynamic_rescaling)
+    run_side_by_side(task_id, options, False, dynamic_rescaling)
 
 
 @pytest.mark.parametrize(
-    ("task_id", "module", "options"),
+    ("task_id", "options"),
     [case for case in SCENARIOS if case[0] in CONTINUOUS],
-    ids=[t for t, _, _ in SCENARIOS if t in CONTINUOUS],
+    ids=[t for t, _ in SCENARIOS if t in CONTINUOUS],
 )
-def test_continuous_frames_match_mpe2(task_id: str, module: Any, options: dict[str, Any]) -> None:
-    run_side_by_side(task_id, module, options, True, True)
+def test_continuous_frames_match_mpe2(task_id: str, options: dict[str, Any]) -> None:
+    run_side_by_side(task_id, options, True, True)
 
 
 def test_collect_treasure_frames_hide_picked_up_treasures_and_tint_their_carriers() -> None:
     # crowded enough that collectors pick treasures up (draw skips those treasures and
     # paints their carriers in the treasure's colour) within a few steps
     options = {"num_collectors": 6, "num_treasures": 30}
-    refs = run_side_by_side("CollectTreasure-v1", collect_treasure_v1, options, False, True, 8)
+    refs = run_side_by_side("CollectTreasure-v1", options, False, True, 8)
     world = refs[0].unwrapped.world
     assert any(not lm.alive for lm in world.landmarks) or any(
         a.holding is not None for a in world.agents
@@ -176,7 +155,7 @@ def test_render_env_id_and_pettingzoo_give_the_same_frames() -> None:
         np.testing.assert_array_equal(second, frames[1])
         assert pool.metadata["render_modes"] == ["rgb_array"]
     env = envpool.make_pettingzoo("SimpleSpeakerListener-v4", render_mode="rgb_array")
-    ref = simple_speaker_listener_v4.parallel_env(render_mode="rgb_array")
+    ref = reference("SimpleSpeakerListener-v4", render_mode="rgb_array")
     env.reset(seed=4)
     ref.reset(seed=4)
     assert env.render_mode == "rgb_array"
