@@ -62,11 +62,11 @@ def font_path() -> Path:
 
 
 def _message_font(pygame: Any) -> Any:
-    """mpe2's game_font: its font file at size 24, loaded once."""
+    """mpe2's game_font: its font file at size 24, loaded once, and again after a
+    pygame.quit() (mpe2's env.close() calls it) has shut pygame's freetype down."""
     global _font
-    if _font is None:
-        if not pygame.freetype.get_init():
-            pygame.freetype.init()
+    if _font is None or not pygame.freetype.get_init():
+        pygame.freetype.init()
         _font = pygame.freetype.Font(str(font_path()), _FONT_SIZE)
     return _font
 
