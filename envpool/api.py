@@ -174,7 +174,7 @@ def make(
                 f"{task_id} is a multi-agent task, which has no dm_env front end: leave "
                 "env_type at 'gymnasium' for the multi-agent pool (envpool.multi_agent)"
             )
-        return MultiAgentEnvPool(pool, spec, mode, render_mode)
+        return MultiAgentEnvPool(pool, spec, mode, render_mode, task.frame_drawer)
     if original_api:
         if env_type == "dm":
             return OriginalDmEnvPool(pool, spec)

@@ -8,12 +8,15 @@ leading axis of one row per env (``num_envs``, or ``batch_size`` in async mode),
 the batch memory (no copy; each agent's rows are strided). ``observation_space(agent)`` and
 ``action_space(agent)`` describe one agent in one env, as PettingZoo's do. Autoreset, seeds
 (env i gets seed + i) and async mode (rows are envs: ``send(actions, env_id)`` /
-``recv()``) are the single-agent pool's.
+``recv()``) are the single-agent pool's. With ``render_mode="rgb_array"``, ``render()``
+gives every env's frame (or those in ``env_id``), as the single-agent pool's does.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -31,9 +34,20 @@ _AGENT_ARRAYS = ("rewards", "terminations", "active")
 class MultiAgentEnvPool(PoolHandle):
     """A batch of multi-agent C++ envs behind a PettingZoo-like parallel API."""
 
-    def __init__(self, pool: Any, spec: EnvSpec, mode: AutoresetMode, render: str | None) -> None:
-        """``mode``: the autoreset mode; ``render``: the render mode."""
+    def __init__(
+        self,
+        pool: Any,
+        spec: EnvSpec,
+        mode: AutoresetMode,
+        render: str | None,
+        frame_drawer: str | None = None,
+    ) -> None:
+        """``mode``: the autoreset mode; ``render``: the render mode; ``frame_drawer``:
+        the task's ``"module:function"`` that draws a frame from what the C++ env's
+        render writes (registry.TaskSpec.frame_drawer), None when that is the frame."""
         self._hold(pool, spec)
+        self._frame_drawer = frame_drawer
+        self._draw: Callable[[np.ndarray, EnvSpec], np.ndarray] | None = None
         self.observation_spaces: dict[str, spaces.Space] = dict(spec.agent_observation_spaces)
         self.action_spaces: dict[str, spaces.Space] = dict(spec.agent_action_spaces)
         self.single_observation_space = spaces.Dict(OrderedDict(self.observation_spaces))
@@ -59,7 +73,8 @@ class MultiAgentEnvPool(PoolHandle):
             self._slots[name] = (offset, space, shape)
             offset += int(np.prod(shape, dtype=np.int64))
         self._action_width = offset
-        self.metadata: dict[str, Any] = {"autoreset_mode": mode, "render_modes": []}
+        render_modes = ["rgb_array"] if getattr(pool, "can_render", False) else []
+        self.metadata: dict[str, Any] = {"autoreset_mode": mode, "render_modes": render_modes}
         if spec.render_fps is not None:
             self.metadata["render_fps"] = spec.render_fps
         self.render_mode = render
@@ -193,6 +208,19 @@ class MultiAgentEnvPool(PoolHandle):
                 entry["final_obs"] = final_obs[agent]
             infos[agent] = entry
         return infos
+
+    def render(self, env_id: Any = None) -> tuple[np.ndarray, ...]:
+        """Every env's current frame (or those in ``env_id``) as (height, width, 3)
+        uint8 arrays, with render_mode="rgb_array" (``np.stack`` makes one array)."""
+        if self.render_mode != "rgb_array":
+            raise ValueError("make the pool with render_mode='rgb_array' to render it")
+        rendered = self._pool.render(env_id)
+        if self._frame_drawer is None:
+            return tuple(rendered)
+        if self._draw is None:
+            module, _, name = self._frame_drawer.partition(":")
+            self._draw = getattr(importlib.import_module(module), name)
+        return tuple(self._draw(scene, self.spec) for scene in rendered)
 
     def close(self) -> None:
         if not self.closed:

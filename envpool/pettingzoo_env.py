@@ -29,12 +29,12 @@ class PettingZooEnv(ParallelEnv):
         self.action_spaces: dict[str, spaces.Space] = pool.action_spaces
         self.metadata: dict[str, Any] = {
             "name": pool.spec.id,
-            "render_modes": [],
+            "render_modes": pool.metadata["render_modes"],
             "is_parallelizable": True,
         }
         if pool.spec.render_fps is not None:
             self.metadata["render_fps"] = pool.spec.render_fps
-        self.render_mode = None
+        self.render_mode = pool.render_mode
         self._idle_action = {
             agent: np.zeros((1, *(space.shape or ())), dtype=space.dtype)
             for agent, space in self.action_spaces.items()
@@ -109,8 +109,10 @@ class PettingZooEnv(ParallelEnv):
                     f"agent {agent!r}'s action must have shape {expected}, got {shape}"
                 )
 
-    def render(self) -> None:
-        raise NotImplementedError("envpool's multi-agent tasks do not render frames yet")
+    def render(self) -> np.ndarray:
+        """The env's current frame, (height, width, 3) uint8, with render_mode="rgb_array"
+        (mpe2's: docs/multi_agent.md)."""
+        return self._pool.render()[0]
 
     def close(self) -> None:
         self._pool.close()

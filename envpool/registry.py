@@ -42,6 +42,10 @@ class TaskSpec:
     extra_options: Mapping[str, Any] = field(default_factory=dict)
     """Options the converter takes itself, which are not the env class's config, with
     their defaults (DMC's ``n_poles`` picks a model file); listed with the env's options."""
+    frame_drawer: str | None = None
+    """``"module:function"`` that draws a frame, ``function(rendered, spec)``, from what the
+    env's C++ ``Render`` writes (a scene, not pixels: mpe2's tasks); None: that is the
+    frame."""
 
     def convert_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """The user's options in the types the env's config takes."""
@@ -126,6 +130,7 @@ def task(
     convert_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     class_for: Callable[[Mapping[str, Any]], str] | None = None,
     extra_options: Mapping[str, Any] | None = None,
+    frame_drawer: str | None = None,
     **options: Any,
 ) -> TaskSpec:
     """One row of a family's task table (``register_family``): ``task_id``, served by
@@ -140,7 +145,9 @@ def task(
     the options a user passes into the types the env's config takes;
     ``class_for(options)``, if given, picks the entry point from the task's and the
     user's options (for an option that changes the C++ class); ``extra_options`` names
-    the options that ``convert_options`` consumes itself, with their defaults.
+    the options that ``convert_options`` consumes itself, with their defaults;
+    ``frame_drawer`` (``"module:function"``), if given, draws the frames in Python from
+    what the env's ``Render`` writes.
     """
     if not isinstance(task_id, str) or not task_id:
         raise ValueError("task_id must be a non-empty string")
@@ -159,6 +166,7 @@ def task(
         "",
         convert_options,
         dict(extra_options or {}),
+        frame_drawer,
     )
 
 

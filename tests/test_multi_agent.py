@@ -261,7 +261,7 @@ def test_bad_async_sends_raise_and_the_pool_stays_usable() -> None:
         ("SimpleWorldComm-v3", {"num_forests": -1}, ValueError, "num_forests must be at least 0"),
         ("CollectTreasure-v1", {"num_collectors": 0}, ValueError, "num_collectors must be >= 1"),
         ("SimpleFormation-v1", {"N": 0}, ValueError, "N must be at least 1"),
-        ("SimpleSpread-v3", {"render_mode": "rgb_array"}, ValueError, "cannot render frames"),
+        ("SimpleSpread-v3", {"render_mode": "ansi"}, ValueError, "has no text rendering"),
     ],
 )
 def test_out_of_range_options_raise_and_the_next_make_works(

@@ -17,6 +17,10 @@
 //   void PostStep(World&);                 run after the physics, before
 //                                          the rewards
 //   bool IsTerminal(const World&) const;   an early end (default: never)
+//   std::optional<std::vector<double>> DrawnColor(std::size_t entity,
+//       const World&) const;               the colour a frame shows the
+//                                          entity in, nothing for one not
+//                                          drawn (default: its colour)
 // The env draws from numpy's Generator, seeded as seeding.np_random(seed), so
 // env i of a pool seeded s replays the reference's env reset with seed s + i.
 #ifndef ENVPOOL_MPE2_MPE_ENV_H_
@@ -35,6 +39,7 @@
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
 #include "envpool/core/rng.h"
+#include "envpool/mpe2/scene.h"
 #include "envpool/mpe2/world.h"
 #include "envpool/numpy/random.h"
 
@@ -117,7 +122,10 @@ class MpeEnv {
         world_(scenario_.MakeWorld()),
         agent_actions_(Spec(config).agents),
         max_cycles_(config.Get<std::int64_t>("max_cycles")),
-        continuous_(config.Get<bool>("continuous_actions")) {
+        continuous_(config.Get<bool>("continuous_actions")),
+        scene_{.original_cam_range = 0.0,
+               .continuous = continuous_,
+               .dynamic_rescaling = config.Get<bool>("dynamic_rescaling")} {
     if constexpr (requires { Scenario::kLocalRatio; }) {
       local_ratio_ = Scenario::kLocalRatio;
     } else if (config.Contains("local_ratio")) {
@@ -129,6 +137,7 @@ class MpeEnv {
 
   void Reset(Rng& /*rng*/, Output& out) {
     scenario_.ResetWorld(world_, np_random_);
+    scene_.original_cam_range = CamRange(world_);
     steps_ = 0;
     WriteObservations(out);
     auto rewards = AgentRewards(out);
@@ -187,6 +196,17 @@ class MpeEnv {
   }
 
   [[nodiscard]] const World& world() const { return world_; }
+
+  // render(): not pixels but the scene (scene.h) as bytes, which envpool's
+  // Python renderer draws as mpe2's draw() does.
+  static std::vector<std::int64_t> RenderShape(const Config& config) {
+    const World world = MakeScenario(config).MakeWorld();
+    return {static_cast<std::int64_t>(SceneSize(world) * sizeof(double))};
+  }
+
+  void Render(std::span<std::uint8_t> frame) const {
+    WriteScene(scenario_, world_, scene_, frame);
+  }
 
  private:
   // SimpleEnv._execute_world_step's split of one agent's action, and
@@ -280,6 +300,7 @@ class MpeEnv {
   std::optional<double> local_ratio_;
   std::int64_t steps_ = 0;
   std::vector<double> obs_;
+  SceneOptions scene_;
 };
 
 }  // namespace envpool::mpe2

@@ -68,7 +68,13 @@ def __getattr__(name: str) -> Any:
 
 
 TABLE = [
-    task(task_id, f"envpool.families.mpe2.tasks:{cls}", render_fps=10)
+    task(
+        task_id,
+        f"envpool.families.mpe2.tasks:{cls}",
+        render_fps=10,
+        # the C++ env hands over the scene, which this draws as mpe2 does
+        frame_drawer="envpool.families.mpe2.render:draw_frame",
+    )
     for task_id, cls in _CLASSES.items()
 ]
 register_family("mpe2", TABLE)

@@ -229,7 +229,49 @@ class CollectTreasureScenario {
     }
   }
 
+  // The colour draw() paints entity `entity` in (the colours reset_world and
+  // post_step give), or nothing for a picked-up treasure, which draw() skips.
+  [[nodiscard]] std::optional<std::vector<double>> DrawnColor(
+      std::size_t entity, const World& world) const {
+    if (entity < num_collectors_) {
+      const std::optional<std::int64_t>& held = holding_[entity];
+      return held ? TypeColor(*held, 0.85)
+                  : std::vector<double>{0.85, 0.85, 0.85};
+    }
+    if (entity < world.num_agents) {
+      return TypeColor(static_cast<std::int64_t>(entity - num_collectors_),
+                       0.35);
+    }
+    const std::size_t t = entity - world.num_agents;
+    if (!alive_[t]) {
+      return std::nullopt;
+    }
+    return TypeColor(type_[t], 1.0);
+  }
+
  private:
+  // _TYPE_COLORS: one colour per treasure type (num_deposits of them).
+  static constexpr std::array<std::array<double, 3>, 6> kTypeColors{{
+      {0.212, 0.408, 0.776},
+      {0.945, 0.553, 0.000},
+      {0.169, 0.627, 0.173},
+      {0.839, 0.149, 0.157},
+      {0.580, 0.404, 0.741},
+      {0.549, 0.337, 0.294},
+  }};
+
+  // The colour of treasure type `type` times `tint` (as post_step's
+  // 0.85 * lm.color; 1 * v is v exactly).
+  static std::vector<double> TypeColor(std::int64_t type, double tint) {
+    const std::array<double, 3>& rgb =
+        kTypeColors.at(static_cast<std::size_t>(type));
+    std::vector<double> color(rgb.begin(), rgb.end());
+    for (double& v : color) {
+      v = tint * v;
+    }
+    return color;
+  }
+
   static std::size_t AtLeastOne(const Config& config, const char* name) {
     const auto n = config.Get<std::int64_t>(name);
     if (n < 1) {
