@@ -9,6 +9,7 @@ observations bit for bit equal to the reference's.
 from __future__ import annotations
 
 import ctypes
+import importlib
 import os
 from typing import Any
 
@@ -141,10 +142,65 @@ def _blas_agrees(ddot: Any, dgemv: Any, integer: Any) -> bool:
     return True
 
 
+# The slot of _PyDataType_GetArrFuncs in numpy 2's C-API table (__multiarray_api.h),
+# and that of argsort[NPY_QUICKSORT] in PyArray_ArrFuncs: after cast[21] and the 12
+# function pointers getitem to fillwithscalar, and sort[3].
+_GET_ARRFUNCS_SLOT = 365
+_ARGSORT_SLOT = 21 + 12 + 3
+_ARGSORT = ctypes.CFUNCTYPE(
+    ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_ssize_t, ctypes.c_void_p
+)
+
+
+def _numpy_argsort() -> int | None:
+    """The address of numpy's float64 argsort of the default kind, or None where it is
+    not found or does not give np.argsort's order, ties included (the C++ then sorts
+    stably, which differs only where two values are equal)."""
+    if int(np.__version__.split(".")[0]) < 2:
+        return None
+    try:
+        multiarray = importlib.import_module("numpy._core._multiarray_umath")
+    except ImportError:
+        return None
+    api = ctypes.pythonapi
+    api.PyCapsule_GetName.restype = ctypes.c_char_p
+    api.PyCapsule_GetName.argtypes = [ctypes.py_object]
+    api.PyCapsule_GetPointer.restype = ctypes.c_void_p
+    api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    capsule = multiarray._ARRAY_API
+    table = api.PyCapsule_GetPointer(capsule, api.PyCapsule_GetName(capsule))
+    if not table:
+        return None
+    size = ctypes.sizeof(ctypes.c_void_p)
+    get_arrfuncs = ctypes.c_void_p.from_address(table + _GET_ARRFUNCS_SLOT * size).value
+    if not get_arrfuncs:
+        return None
+    arrfuncs = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(get_arrfuncs)(
+        id(np.dtype(np.float64))
+    )
+    argsort = ctypes.c_void_p.from_address(arrfuncs + _ARGSORT_SLOT * size).value if arrfuncs else 0
+    return argsort if argsort and _argsort_agrees(argsort) else None
+
+
+def _argsort_agrees(address: int) -> bool:
+    """Whether the function orders arrays full of ties as np.argsort does."""
+    argsort = _ARGSORT(address)
+    rng = np.random.default_rng(0)
+    for n in [*range(1, 41), 64, 300]:
+        for _ in range(8):
+            values = rng.integers(0, 4, n).astype(np.float64)
+            order = np.arange(n, dtype=np.intp)
+            scratch = values.copy()
+            argsort(scratch.ctypes.data, order.ctypes.data, n, None)
+            if not np.array_equal(order, np.argsort(values)):
+                return False
+    return True
+
+
 def install(module: Any) -> list[str]:
-    """Hands `module` (one with set_numpy_loop, set_numpy_blas and NUMPY_FUNCTIONS)
-    numpy's float64 loops and BLAS; returns the names of the functions installed,
-    with "blas" when the BLAS was."""
+    """Hands `module` (one with set_numpy_loop, set_numpy_blas and NUMPY_FUNCTIONS, and
+    maybe set_numpy_argsort) numpy's float64 loops, BLAS and argsort; returns the names
+    of the functions installed, with "blas" and "argsort" when those were."""
     installed = []
     for name in module.NUMPY_FUNCTIONS:
         found = _float64_loop(getattr(np, name))
@@ -155,4 +211,8 @@ def install(module: Any) -> list[str]:
     if blas is not None:
         module.set_numpy_blas(*blas)
         installed.append("blas")
+    argsort = _numpy_argsort() if hasattr(module, "set_numpy_argsort") else None
+    if argsort is not None:
+        module.set_numpy_argsort(argsort)
+        installed.append("argsort")
     return installed

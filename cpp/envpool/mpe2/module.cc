@@ -13,6 +13,7 @@
 #include "envpool/mpe2/scenarios/simple_tag.h"
 #include "envpool/mpe2/scenarios/simple_world_comm.h"
 #include "envpool/numpy/py_numpy_parity.h"
+#include "envpool/numpy/py_numpy_sort.h"
 #include "envpool/python/py_env_pool.h"
 
 namespace {
@@ -39,4 +40,6 @@ PYBIND11_MODULE(_mpe2, m) {
   // np.exp in simple_tag's and simple_world_comm's boundary penalty, np.arctan2
   // in simple_formation's target angle
   envpool::python::RegisterNumpyParity(m);
+  // np.argsort in the nearest neighbours of the partial-observability options
+  envpool::python::RegisterNumpyArgsort(m);
 }

@@ -5,6 +5,7 @@ after ``max_cycles`` steps (truncation), so the tasks have no separate time limi
 from __future__ import annotations
 
 import importlib
+import numbers
 import re
 from typing import Any
 
@@ -46,8 +47,9 @@ _numpy_loops_installed = False
 NUMPY_LOOPS: list[str] = []
 """The numpy functions whose own float64 kernels the scenarios call (np.exp in the
 boundary penalty of simple_tag and simple_world_comm, np.cos, np.sin and np.arctan2 in
-simple_line's and simple_formation's slots, the BLAS's ddot in np.linalg.norm),
-installed on first use."""
+simple_line's and simple_formation's slots, the BLAS's ddot in np.linalg.norm, and
+np.argsort, which orders the nearest neighbours of num_agent_neighbors and
+num_landmark_neighbors), installed on first use."""
 
 
 def _module() -> Any:
@@ -67,6 +69,40 @@ def __getattr__(name: str) -> Any:
     return getattr(_module(), name)
 
 
+NEIGHBOR_OPTIONS = ("num_agent_neighbors", "num_landmark_neighbors")
+"""mpe2's partial-observability options: each agent observes only the k other agents /
+landmarks nearest to it (None, the default: all of them). The env's config holds None
+as 0."""
+NEIGHBOR_TASKS = ("SimpleAdversary-v3", "SimpleSpread-v3", "SimpleTag-v3")
+"""The tasks that take NEIGHBOR_OPTIONS."""
+
+
+def _neighbor_count(name: str, value: Any) -> int:
+    """One value of a NEIGHBOR_OPTIONS option in the env's config: None as 0, a positive
+    int as itself; anything else refused as mpe2 refuses it (an int, not a bool)."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(
+            f"{name} must be a positive integer or None, got {type(value).__name__} {value!r}"
+        )
+    if value < 1:
+        raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
+    return int(value)
+
+
+def _neighbor_options(options: dict[str, Any]) -> dict[str, Any]:
+    """NEIGHBOR_OPTIONS in the env's config (one value, or a list of one per env)."""
+    for name in NEIGHBOR_OPTIONS:
+        if name in options:
+            value = options[name]
+            if isinstance(value, (list, tuple)):
+                options[name] = [_neighbor_count(name, v) for v in value]
+            else:
+                options[name] = _neighbor_count(name, value)
+    return options
+
+
 TABLE = [
     task(
         task_id,
@@ -74,6 +110,7 @@ TABLE = [
         render_fps=10,
         # the C++ env hands over the scene, which this draws as mpe2 does
         frame_drawer="envpool.families.mpe2.render:draw_frame",
+        convert_options=_neighbor_options if task_id in NEIGHBOR_TASKS else None,
     )
     for task_id, cls in _CLASSES.items()
 ]

@@ -12,6 +12,7 @@
 
 #include "envpool/core/config.h"
 #include "envpool/mpe2/scenarios/common.h"
+#include "envpool/mpe2/scenarios/neighbors.h"
 #include "envpool/mpe2/world.h"
 #include "envpool/numpy/random.h"
 
@@ -21,10 +22,13 @@ class SimpleAdversaryScenario {
  public:
   static constexpr std::size_t kAdversaries = 1;
 
-  static Config DefaultConfig() { return {{"N", std::int64_t{2}}}; }
+  static Config DefaultConfig() {
+    return Neighbors::WithOptions({{"N", std::int64_t{2}}});
+  }
 
   explicit SimpleAdversaryScenario(const Config& config)
-      : n_(config.Get<std::int64_t>("N")) {
+      : n_(config.Get<std::int64_t>("N")),
+        neighbors_(Neighbors::FromConfig(config)) {
     if (n_ < 1) {
       throw std::invalid_argument("N must be at least 1");
     }
@@ -76,17 +80,25 @@ class SimpleAdversaryScenario {
   void Observe(std::size_t agent, const World& world,
                std::vector<double>& obs) const {
     const Entity& self = world.agent(agent);
+    // the goal is private to the good agents, seen whatever the neighbours
     if (!IsAdversary(agent)) {
       Append(obs, Relative(world.landmark(goal_), self));
     }
-    AppendLandmarksSeenBy(obs, world, self);
-    AppendOthersSeenBy(obs, world, agent);
+    AppendLandmarksNear(obs, world, self, neighbors_.landmarks);
+    if (neighbors_.agents == 0) {
+      AppendOthersSeenBy(obs, world, agent);
+    } else {
+      AppendAgentsNear(obs, world, agent,
+                       NearestOtherAgents(world, agent, neighbors_.agents),
+                       neighbors_.agents);
+    }
   }
 
  private:
   static bool IsAdversary(std::size_t agent) { return agent < kAdversaries; }
 
   std::int64_t n_;
+  Neighbors neighbors_;
   std::size_t goal_ = 0;
 };
 

@@ -12,6 +12,7 @@
 
 #include "envpool/core/config.h"
 #include "envpool/mpe2/scenarios/common.h"
+#include "envpool/mpe2/scenarios/neighbors.h"
 #include "envpool/mpe2/world.h"
 #include "envpool/numpy/random.h"
 
@@ -23,17 +24,18 @@ class SimpleSpreadScenario {
   static constexpr double kCaptureRadius = 0.1;
 
   static Config DefaultConfig() {
-    return {{"N", std::int64_t{3}},
-            {"local_ratio", 0.5},
-            {"curriculum", false},
-            {"terminate_on_success", false}};
+    return Neighbors::WithOptions({{"N", std::int64_t{3}},
+                                   {"local_ratio", 0.5},
+                                   {"curriculum", false},
+                                   {"terminate_on_success", false}});
   }
 
   explicit SimpleSpreadScenario(const Config& config)
       : n_(config.Get<std::int64_t>("N")),
         // curriculum stage 0 leaves the collision penalty out
         collision_penalty_(!config.Get<bool>("curriculum")),
-        terminate_on_success_(config.Get<bool>("terminate_on_success")) {
+        terminate_on_success_(config.Get<bool>("terminate_on_success")),
+        neighbors_(Neighbors::FromConfig(config)) {
     const double local_ratio = config.Get<double>("local_ratio");
     if (!(local_ratio >= 0.0 && local_ratio <= 1.0)) {
       throw std::invalid_argument(
@@ -89,8 +91,8 @@ class SimpleSpreadScenario {
 
   void Observe(std::size_t agent, const World& world,
                std::vector<double>& obs) const {
-    AppendSurroundings(obs, world, agent);
-    AppendFieldOfOthers(obs, world, agent, 0, &Entity::c);
+    AppendSurroundingsNear(obs, world, agent, neighbors_, 0, &Entity::c,
+                           static_cast<std::size_t>(world.dim_c));
   }
 
   [[nodiscard]] bool IsTerminal(const World& world) const {
@@ -109,6 +111,7 @@ class SimpleSpreadScenario {
   std::int64_t n_;
   bool collision_penalty_;
   bool terminate_on_success_;
+  Neighbors neighbors_;
 };
 
 }  // namespace envpool::mpe2

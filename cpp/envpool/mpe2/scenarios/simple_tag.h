@@ -13,6 +13,7 @@
 
 #include "envpool/core/config.h"
 #include "envpool/mpe2/scenarios/common.h"
+#include "envpool/mpe2/scenarios/neighbors.h"
 #include "envpool/mpe2/world.h"
 #include "envpool/numpy/random.h"
 
@@ -24,11 +25,11 @@ class SimpleTagScenario {
   static constexpr double kPreySpeedFactor = 0.5;
 
   static Config DefaultConfig() {
-    return {{"num_good", std::int64_t{1}},
-            {"num_adversaries", std::int64_t{3}},
-            {"num_obstacles", std::int64_t{2}},
-            {"curriculum", false},
-            {"terminate_on_success", false}};
+    return Neighbors::WithOptions({{"num_good", std::int64_t{1}},
+                                   {"num_adversaries", std::int64_t{3}},
+                                   {"num_obstacles", std::int64_t{2}},
+                                   {"curriculum", false},
+                                   {"terminate_on_success", false}});
   }
 
   explicit SimpleTagScenario(const Config& config)
@@ -36,7 +37,8 @@ class SimpleTagScenario {
         num_adversaries_(config.Get<std::int64_t>("num_adversaries")),
         num_obstacles_(config.Get<std::int64_t>("num_obstacles")),
         curriculum_(config.Get<bool>("curriculum")),
-        terminate_on_success_(config.Get<bool>("terminate_on_success")) {
+        terminate_on_success_(config.Get<bool>("terminate_on_success")),
+        neighbors_(Neighbors::FromConfig(config)) {
     if (num_good_ < 0 || num_adversaries_ < 0 || num_obstacles_ < 0 ||
         num_good_ + num_adversaries_ < 1) {
       throw std::invalid_argument(
@@ -114,8 +116,9 @@ class SimpleTagScenario {
 
   void Observe(std::size_t agent, const World& world,
                std::vector<double>& obs) const {
-    AppendSurroundings(obs, world, agent);
-    AppendFieldOfOthers(obs, world, agent, Adversaries(), &Entity::vel);
+    // the good agents' velocities (an adversary's slot holds zeros)
+    AppendSurroundingsNear(obs, world, agent, neighbors_, Adversaries(),
+                           &Entity::vel, 2);
   }
 
   // With terminate_on_success: every good agent touches an adversary.
@@ -148,6 +151,7 @@ class SimpleTagScenario {
   std::int64_t num_obstacles_;
   bool curriculum_;
   bool terminate_on_success_;
+  Neighbors neighbors_;
 };
 
 }  // namespace envpool::mpe2
