@@ -1,8 +1,10 @@
-"""MiniGrid env steps/s: envpool against gymnasium's vector envs and the original EnvPool.
+"""MiniGrid and BabyAI env steps/s: envpool against gymnasium's vector envs and the
+original EnvPool.
 
     python benchmarks/bench_minigrid.py [--tasks MiniGrid-Empty-8x8-v0 MiniGrid-DoorKey-8x8-v0
-        MiniGrid-KeyCorridorS3R3-v0] [--num-envs 8] [--num-threads 2] [--seconds 2]
-        [--rounds 3] [--peer-python /path/to/python] [--no-peers] [--json out.json]
+        MiniGrid-KeyCorridorS3R3-v0 BabyAI-GoToLocal-v0 BabyAI-BossLevel-v0] [--num-envs 8]
+        [--num-threads 2] [--seconds 2] [--rounds 3] [--peer-python /path/to/python]
+        [--no-peers] [--json out.json]
 
 Every engine steps --num-envs copies of a task in sync mode with the same kind of
 pre-drawn random actions (Discrete(7)) and hands back the whole observation (image,
@@ -37,7 +39,13 @@ from envpool.bench.report import (
 )
 from envpool.bench.runner import Settings, run
 
-DEFAULT_TASKS = ["MiniGrid-Empty-8x8-v0", "MiniGrid-DoorKey-8x8-v0", "MiniGrid-KeyCorridorS3R3-v0"]
+DEFAULT_TASKS = [
+    "MiniGrid-Empty-8x8-v0",
+    "MiniGrid-DoorKey-8x8-v0",
+    "MiniGrid-KeyCorridorS3R3-v0",
+    "BabyAI-GoToLocal-v0",
+    "BabyAI-BossLevel-v0",
+]
 ENVPOOL = "envpool"
 ORIGINAL = "original EnvPool"
 GYMNASIUM = ("gymnasium SyncVectorEnv", "gymnasium AsyncVectorEnv")
