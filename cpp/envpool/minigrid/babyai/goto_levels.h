@@ -44,7 +44,7 @@ class GoToRedBall : public RuledLevel<GoToRedBall> {
       }
     }
     CheckObjsReachable();
-    instr_ = Action(Instr::Kind::kGoTo, DescOf(ball));
+    instr_ = MakeAction(Instr::Kind::kGoTo, DescOf(ball));
   }
 
  private:
@@ -62,7 +62,7 @@ class GoToObj : public RuledLevel<GoToObj> {
   void GenMission() override {
     PlaceAgentInRoom();
     const Placed obj = AddDistractors(1, true)[0];
-    instr_ = Action(Instr::Kind::kGoTo, DescOf(obj.obj));
+    instr_ = MakeAction(Instr::Kind::kGoTo, DescOf(obj.obj));
   }
 };
 
@@ -85,7 +85,7 @@ class GoToLocal : public RuledLevel<GoToLocal> {
     const std::vector<Placed> objs =
         AddDistractors(static_cast<std::size_t>(num_dists_), false);
     CheckObjsReachable();
-    instr_ = Action(Instr::Kind::kGoTo, DescOf(RandElem(objs).obj));
+    instr_ = MakeAction(Instr::Kind::kGoTo, DescOf(RandElem(objs).obj));
   }
 
  private:
@@ -116,7 +116,7 @@ class GoTo : public RuledLevel<GoTo> {
     const std::vector<Placed> objs =
         AddDistractors(static_cast<std::size_t>(num_dists_), false);
     CheckObjsReachable();
-    instr_ = Action(Instr::Kind::kGoTo, DescOf(RandElem(objs).obj));
+    instr_ = MakeAction(Instr::Kind::kGoTo, DescOf(RandElem(objs).obj));
     if (doors_open_) {
       OpenAllDoors();
     }
@@ -155,7 +155,7 @@ class GoToImpUnlock : public RuledLevel<GoToImpUnlock> {
     PlaceAgentOutside(locked_room);
     CheckObjsReachable();
     const Placed obj = AddDistractors(id, jd, 1, false)[0];
-    instr_ = Action(Instr::Kind::kGoTo, DescOf(obj.obj));
+    instr_ = MakeAction(Instr::Kind::kGoTo, DescOf(obj.obj));
   }
 };
 
@@ -186,7 +186,7 @@ class GoToRedBlueBall : public RuledLevel<GoToRedBlueBall> {
     const Color color = RandElem(std::span<const Color>(kRedBlue));
     AddObject(0, 0, ObjType::kBall, color);
     CheckObjsReachable();
-    instr_ = Action(Instr::Kind::kGoTo, Desc(ObjType::kBall, color));
+    instr_ = MakeAction(Instr::Kind::kGoTo, Desc(ObjType::kBall, color));
   }
 
  private:
@@ -209,12 +209,14 @@ class GoToDoor : public RuledLevel<GoToDoor> {
 
  protected:
   void GenMission() override {
-    std::vector<Color> colors;
-    for (int k = 0; k < 4; ++k) {
-      colors.push_back(grid_.Get(AddDoor(1, 1)).color);
+    std::array<Color, 4> colors{};
+    for (Color& color : colors) {
+      color = grid_.Get(AddDoor(1, 1)).color;
     }
     PlaceAgentInRoom(1, 1);
-    instr_ = Action(Instr::Kind::kGoTo, Desc(ObjType::kDoor, RandElem(colors)));
+    instr_ = MakeAction(
+        Instr::Kind::kGoTo,
+        Desc(ObjType::kDoor, RandElem(std::span<const Color>(colors))));
   }
 };
 
@@ -235,7 +237,7 @@ class GoToObjDoor : public RuledLevel<GoToObjDoor> {
       objs.push_back(grid_.Get(AddDoor(1, 1)));
     }
     CheckObjsReachable();
-    instr_ = Action(Instr::Kind::kGoTo, DescOf(RandElem(objs)));
+    instr_ = MakeAction(Instr::Kind::kGoTo, DescOf(RandElem(objs)));
   }
 };
 

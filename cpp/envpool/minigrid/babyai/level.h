@@ -176,8 +176,8 @@ class Level : public RoomGridEnv {
     return {grid_, agent_pos_, agent_dir_, carrying_, room.top, room.size};
   }
 
-  static std::unique_ptr<Instr> Action(Instr::Kind kind, ObjDesc desc,
-                                       bool strict = false) {
+  static std::unique_ptr<Instr> MakeAction(Instr::Kind kind, ObjDesc desc,
+                                           bool strict = false) {
     auto instr = std::make_unique<Instr>();
     instr->kind = kind;
     instr->desc = std::move(desc);
@@ -185,7 +185,7 @@ class Level : public RoomGridEnv {
     return instr;
   }
   static std::unique_ptr<Instr> PutNext(ObjDesc move, ObjDesc fixed) {
-    auto instr = Action(Instr::Kind::kPutNext, std::move(move));
+    auto instr = MakeAction(Instr::Kind::kPutNext, std::move(move));
     instr->fixed = std::move(fixed);
     return instr;
   }
@@ -251,8 +251,9 @@ class Level : public RoomGridEnv {
       for (std::int64_t j = 0; j < num_rows_; ++j) {
         const Room& room = GetRoom(i, j);
         for (std::size_t k = 0; k < 4; ++k) {
-          if (room.sides[k] == Side::kDoor) {
-            doors.push_back(grid_.Get(*room.door_pos[k]));
+          const std::optional<Pos>& pos = room.door_pos[k];
+          if (room.sides[k] == Side::kDoor && pos.has_value()) {
+            doors.push_back(grid_.Get(*pos));
           }
         }
       }
@@ -265,8 +266,9 @@ class Level : public RoomGridEnv {
   void OpenAllDoors() {
     for (const Room& room : rooms_) {
       for (std::size_t k = 0; k < 4; ++k) {
-        if (room.sides[k] == Side::kDoor) {
-          grid_.At(*room.door_pos[k]).door = DoorState::kOpen;
+        const std::optional<Pos>& pos = room.door_pos[k];
+        if (room.sides[k] == Side::kDoor && pos.has_value()) {
+          grid_.At(*pos).door = DoorState::kOpen;
         }
       }
     }

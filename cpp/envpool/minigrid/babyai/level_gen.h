@@ -93,12 +93,15 @@ class LevelGen : public Level {
     for (const std::string& item : Split(config.Get<std::string>(name))) {
       const auto* it = std::find(names.begin(), names.end(), item);
       if (it == names.end()) {
-        std::string known;
-        for (const auto& n : names) {
-          known += (known.empty() ? "" : ", ") + std::string(n);
+        std::string message = name + " must list some of";
+        for (std::size_t k = 0; k < N; ++k) {
+          message += (k == 0 ? " " : ", ");
+          message += names[k];
         }
-        throw std::invalid_argument(name + " must list some of " + known +
-                                    ", got '" + item + "'");
+        message += ", got '";
+        message += item;
+        message += '\'';
+        throw std::invalid_argument(message);
       }
       kinds.push_back(static_cast<Kind>(it - names.begin()));
     }
@@ -207,11 +210,11 @@ class LevelGen : public Level {
     static constexpr std::array<ObjType, 1> kDoor = {ObjType::kDoor};
     switch (RandElem(action_kinds_)) {
       case ActionKind::kGoTo:
-        return Action(Instr::Kind::kGoTo, RandObj(kObjTypes));
+        return MakeAction(Instr::Kind::kGoTo, RandObj(kObjTypes));
       case ActionKind::kPickup:
-        return Action(Instr::Kind::kPickup, RandObj(kObjTypesNotDoor));
+        return MakeAction(Instr::Kind::kPickup, RandObj(kObjTypesNotDoor));
       case ActionKind::kOpen:
-        return Action(Instr::Kind::kOpen, RandObj(kDoor));
+        return MakeAction(Instr::Kind::kOpen, RandObj(kDoor));
       case ActionKind::kPutNext: {
         ObjDesc move = RandObj(kObjTypesNotDoor);
         ObjDesc fixed = RandObj(kObjTypes);

@@ -26,7 +26,7 @@ class Open : public RuledLevel<Open> {
     AddDistractors(18, false);
     CheckObjsReachable();
     const WorldObj door = RandElem(RoomDoors());
-    instr_ = Action(Instr::Kind::kOpen, DescOf(door));
+    instr_ = MakeAction(Instr::Kind::kOpen, DescOf(door));
   }
 };
 
@@ -45,7 +45,7 @@ class OpenRedDoor : public RuledLevel<OpenRedDoor> {
   void GenMission() override {
     AddDoor(0, 0, 0, Color::kRed, false);
     PlaceAgentInRoom(0, 0);
-    instr_ = Action(Instr::Kind::kOpen, Desc(ObjType::kDoor, Color::kRed));
+    instr_ = MakeAction(Instr::Kind::kOpen, Desc(ObjType::kDoor, Color::kRed));
   }
 };
 
@@ -79,7 +79,7 @@ class OpenDoor : public RuledLevel<OpenDoor> {
                        : Desc(ObjType::kDoor, std::nullopt,
                               RandElem(std::span<const Loc>(kLocNames)));
     PlaceAgentInRoom(1, 1);
-    instr_ = Action(Instr::Kind::kOpen, std::move(desc), debug_);
+    instr_ = MakeAction(Instr::Kind::kOpen, std::move(desc), debug_);
   }
 
  private:
@@ -102,7 +102,7 @@ inline constexpr RoomRule kDoorsRoom{.room_size = 6,
                                      .room_size_option = false,
                                      .least_rows = 3,
                                      .least_cols = 3};
-inline constexpr std::int64_t kDoorsMaxSteps = 20 * 6 * 6;
+inline constexpr std::int64_t kDoorsMaxSteps = std::int64_t{20} * 6 * 6;
 
 // OpenTwoDoors (OpenRedBlueDoors): open the door on the left, then the one
 // on the right.
@@ -133,10 +133,10 @@ class OpenTwoDoors : public RuledLevel<OpenTwoDoors> {
     AddDoor(1, 1, 2, first, false);
     AddDoor(1, 1, 0, second, false);
     PlaceAgentInRoom(1, 1);
-    instr_ =
-        Join(Instr::Kind::kBefore,
-             Action(Instr::Kind::kOpen, Desc(ObjType::kDoor, first), strict_),
-             Action(Instr::Kind::kOpen, Desc(ObjType::kDoor, second)));
+    instr_ = Join(
+        Instr::Kind::kBefore,
+        MakeAction(Instr::Kind::kOpen, Desc(ObjType::kDoor, first), strict_),
+        MakeAction(Instr::Kind::kOpen, Desc(ObjType::kDoor, second)));
   }
 
  private:
@@ -177,7 +177,8 @@ class OpenDoorsOrder : public RuledLevel<OpenDoorsOrder> {
     // the doors' colors differ, so a subset of colors is one of doors
     const std::vector<Color> pair = RandSubset(colors, 2);
     auto open = [&](Color color) {
-      return Action(Instr::Kind::kOpen, Desc(ObjType::kDoor, color), debug_);
+      return MakeAction(Instr::Kind::kOpen, Desc(ObjType::kDoor, color),
+                        debug_);
     };
     switch (RandInt(0, 3)) {
       case 0:

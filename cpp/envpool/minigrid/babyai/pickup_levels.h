@@ -47,8 +47,8 @@ class MazePickup : public RuledLevel<MazePickup<kBlocked>> {
     } else {
       this->CheckObjsReachable();
     }
-    this->instr_ = Level::Action(Instr::Kind::kPickup,
-                                 Level::DescOf(this->RandElem(objs).obj));
+    this->instr_ = Level::MakeAction(Instr::Kind::kPickup,
+                                     Level::DescOf(this->RandElem(objs).obj));
   }
 };
 using Pickup = MazePickup<false>;
@@ -81,7 +81,7 @@ class PickupDist : public RuledLevel<PickupDist> {
     } else if (select_by == 0) {
       color.reset();
     }
-    instr_ = Action(Instr::Kind::kPickup, Desc(type, color), debug_);
+    instr_ = MakeAction(Instr::Kind::kPickup, Desc(type, color), debug_);
   }
 
  private:
@@ -96,7 +96,7 @@ class PickupAbove : public RuledLevel<PickupAbove> {
                                   .least_rows = 2,
                                   .least_cols = 2};
   explicit PickupAbove(const Config& config)
-      : RuledLevel(config, kRule, 8 * 6 * 6) {}
+      : RuledLevel(config, kRule, std::int64_t{8} * 6 * 6) {}
 
  protected:
   void GenMission() override {
@@ -104,7 +104,7 @@ class PickupAbove : public RuledLevel<PickupAbove> {
     AddDoor(1, 1, 3, std::nullopt, false);
     PlaceAgentInRoom(1, 1);
     ConnectAll();
-    instr_ = Action(Instr::Kind::kPickup, DescOf(obj));
+    instr_ = MakeAction(Instr::Kind::kPickup, DescOf(obj));
   }
 };
 

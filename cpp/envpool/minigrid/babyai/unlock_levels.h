@@ -53,7 +53,7 @@ class Unlock : public RuledLevel<Unlock> {
     }
     PlaceAgentOutside(locked_room);
     CheckObjsReachable();
-    instr_ = Action(Instr::Kind::kOpen, Desc(ObjType::kDoor, color));
+    instr_ = MakeAction(Instr::Kind::kOpen, Desc(ObjType::kDoor, color));
   }
 };
 
@@ -77,7 +77,7 @@ class UnlockLocal : public RuledLevel<UnlockLocal> {
       AddDistractors(1, 1, 3, true);
     }
     PlaceAgentInRoom(1, 1);
-    instr_ = Action(Instr::Kind::kOpen, Desc(ObjType::kDoor));
+    instr_ = MakeAction(Instr::Kind::kOpen, Desc(ObjType::kDoor));
   }
 
  private:
@@ -98,7 +98,7 @@ class KeyInBox : public RuledLevel<KeyInBox> {
     box.contains_color = color;
     PlaceInRoom(1, 1, box);
     PlaceAgentInRoom(1, 1);
-    instr_ = Action(Instr::Kind::kOpen, Desc(ObjType::kDoor));
+    instr_ = MakeAction(Instr::Kind::kOpen, Desc(ObjType::kDoor));
   }
 };
 
@@ -131,7 +131,7 @@ class UnlockPickup : public RuledLevel<UnlockPickup> {
       AddDistractors(4, true);
     }
     PlaceAgentInRoom(0, 0);
-    instr_ = Action(Instr::Kind::kPickup, DescOf(obj));
+    instr_ = MakeAction(Instr::Kind::kPickup, DescOf(obj));
   }
 
  private:
@@ -143,7 +143,7 @@ class BlockedUnlockPickup : public RuledLevel<BlockedUnlockPickup> {
  public:
   static constexpr RoomRule kRule = kSixRoomsInARow(2);
   explicit BlockedUnlockPickup(const Config& config)
-      : RuledLevel(config, kRule, 16 * 6 * 6) {}
+      : RuledLevel(config, kRule, std::int64_t{16} * 6 * 6) {}
 
  protected:
   void GenMission() override {
@@ -153,7 +153,7 @@ class BlockedUnlockPickup : public RuledLevel<BlockedUnlockPickup> {
     grid_.Set({pos.x - 1, pos.y}, MakeObj(ObjType::kBall, RandColor()));
     AddObject(0, 0, ObjType::kKey, color);
     PlaceAgentInRoom(0, 0);
-    instr_ = Action(Instr::Kind::kPickup, Desc(ObjType::kBox));
+    instr_ = MakeAction(Instr::Kind::kPickup, Desc(ObjType::kBox));
   }
 };
 
@@ -163,7 +163,7 @@ class UnlockToUnlock : public RuledLevel<UnlockToUnlock> {
  public:
   static constexpr RoomRule kRule = kSixRoomsInARow(3);
   explicit UnlockToUnlock(const Config& config)
-      : RuledLevel(config, kRule, 30 * 6 * 6) {}
+      : RuledLevel(config, kRule, std::int64_t{30} * 6 * 6) {}
 
  protected:
   void GenMission() override {
@@ -175,7 +175,7 @@ class UnlockToUnlock : public RuledLevel<UnlockToUnlock> {
     AddObject(1, 0, ObjType::kKey, colors[1]);
     AddObject(0, 0, ObjType::kBall);
     PlaceAgentInRoom(1, 0);
-    instr_ = Action(Instr::Kind::kPickup, Desc(ObjType::kBall));
+    instr_ = MakeAction(Instr::Kind::kPickup, Desc(ObjType::kBall));
   }
 };
 
@@ -203,7 +203,7 @@ class ActionObjDoor : public RuledLevel<ActionObjDoor> {
     const bool go_to = RandBool();
     const Instr::Kind other =
         obj.type == ObjType::kDoor ? Instr::Kind::kOpen : Instr::Kind::kPickup;
-    instr_ = Action(go_to ? Instr::Kind::kGoTo : other, DescOf(obj));
+    instr_ = MakeAction(go_to ? Instr::Kind::kGoTo : other, DescOf(obj));
   }
 };
 
@@ -235,7 +235,7 @@ class FindObj : public RuledLevel<FindObj> {
     const WorldObj obj = grid_.Get(AddObject(i, j));
     PlaceAgentInRoom(1, 1);
     ConnectAll();
-    instr_ = Action(Instr::Kind::kPickup, Desc(obj.type));
+    instr_ = MakeAction(Instr::Kind::kPickup, Desc(obj.type));
   }
 };
 
@@ -265,7 +265,7 @@ class BabyKeyCorridor : public RuledLevel<BabyKeyCorridor> {
     AddObject(0, key_room, ObjType::kKey, color);
     PlaceAgentInRoom(1, num_rows_ / 2);
     ConnectAll();
-    instr_ = Action(Instr::Kind::kPickup, Desc(obj.type));
+    instr_ = MakeAction(Instr::Kind::kPickup, Desc(obj.type));
   }
 
  private:
@@ -293,7 +293,7 @@ class OneRoom : public RuledLevel<OneRoom> {
   void GenMission() override {
     AddObject(0, 0, ObjType::kBall);
     PlaceAgentInRoom();
-    instr_ = Action(Instr::Kind::kPickup, Desc(ObjType::kBall));
+    instr_ = MakeAction(Instr::Kind::kPickup, Desc(ObjType::kBall));
   }
 };
 
