@@ -30,7 +30,9 @@ WRAPPERS = {
     "rgb_partial": wrappers.RGBImgPartialObsWrapper,
 }
 # a plain room, doors and keys, objects of several colors, a comma in the mission, a
-# grid that is not square, lava, a box
+# grid that is not square, lava, a box; BabyAI's rooms, and a level that hands the
+# agent its object after the reset's observation (the wrappers that draw the grid read
+# the env after the reset)
 TASKS = [
     "MiniGrid-Empty-5x5-v0",
     "MiniGrid-DoorKey-6x6-v0",
@@ -39,6 +41,8 @@ TASKS = [
     "MiniGrid-KeyCorridorS3R1-v0",
     "MiniGrid-LavaGapS5-v0",
     "MiniGrid-BlockedUnlockPickup-v0",
+    "BabyAI-GoToObjMazeS4R2-v0",
+    "BabyAI-PutNextS5N2Carrying-v0",
 ]
 NUM_ENVS = 3
 STEPS = 60
