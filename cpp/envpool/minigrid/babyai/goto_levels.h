@@ -127,7 +127,7 @@ class GoTo : public RuledLevel<GoTo> {
   bool doors_open_;
 };
 
-// GoToImpUnlock: go to an object in a locked room; its key is elsewhere.
+// GoToImpUnlock: go to an object in a locked room; its key is somewhere.
 class GoToImpUnlock : public RuledLevel<GoToImpUnlock> {
  public:
   static constexpr RoomRule kRule{.least_cols = 2};
@@ -135,26 +135,12 @@ class GoToImpUnlock : public RuledLevel<GoToImpUnlock> {
 
  protected:
   void GenMission() override {
-    const std::int64_t id = RandInt(0, num_cols_);
-    const std::int64_t jd = RandInt(0, num_rows_);
-    const Color color =
-        grid_.Get(AddDoor(id, jd, -1, std::nullopt, true)).color;
-    const Room* locked_room = &GetRoom(id, jd);
-    // minigrid means to keep the key and the distractors out of the locked
-    // room, but compares its numpy ints with `is`, which never holds: they
-    // go into any room, the locked one too
-    const std::int64_t ik = RandInt(0, num_cols_);
-    const std::int64_t jk = RandInt(0, num_rows_);
-    AddObject(ik, jk, ObjType::kKey, color);
+    const LockedRoom locked = AddLockedRoomAndKey();
     ConnectAll();
-    for (std::int64_t i = 0; i < num_cols_; ++i) {
-      for (std::int64_t j = 0; j < num_rows_; ++j) {
-        AddDistractors(i, j, 2, false);
-      }
-    }
-    PlaceAgentOutside(locked_room);
+    AddDistractorsInEachRoom(2);
+    PlaceAgentOutside(&GetRoom(locked.i, locked.j));
     CheckObjsReachable();
-    const Placed obj = AddDistractors(id, jd, 1, false)[0];
+    const Placed obj = AddDistractors(locked.i, locked.j, 1, false)[0];
     instr_ = MakeAction(Instr::Kind::kGoTo, DescOf(obj.obj));
   }
 };

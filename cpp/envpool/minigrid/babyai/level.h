@@ -243,6 +243,46 @@ class Level : public RoomGridEnv {
     return AddDistractors(-1, -1, num, all_unique);
   }
 
+  // GoToImpUnlock's and Unlock's start: a locked door on a random side of a
+  // random room, its key in a random room. minigrid means to keep the key
+  // (and the levels' distractors) out of the locked room, but compares its
+  // numpy ints with `is`, which never holds: they go into any room, the
+  // locked one too.
+  struct LockedRoom {
+    std::int64_t i;
+    std::int64_t j;
+    Color color;
+  };
+  LockedRoom AddLockedRoomAndKey() {
+    const std::int64_t i = RandInt(0, num_cols_);
+    const std::int64_t j = RandInt(0, num_rows_);
+    const Color color = grid_.Get(AddDoor(i, j, -1, std::nullopt, true)).color;
+    const std::int64_t key_i = RandInt(0, num_cols_);
+    const std::int64_t key_j = RandInt(0, num_rows_);
+    AddObject(key_i, key_j, ObjType::kKey, color);
+    return {i, j, color};
+  }
+
+  // num distractors (not all unique) in each room, column by column.
+  void AddDistractorsInEachRoom(std::size_t num) {
+    for (std::int64_t i = 0; i < num_cols_; ++i) {
+      for (std::int64_t j = 0; j < num_rows_; ++j) {
+        AddDistractors(i, j, num, false);
+      }
+    }
+  }
+
+  // PutNext's and MoveTwoAcross's layout: the agent in the left room, num
+  // distinct objects in each of the two rooms, the wall between them gone.
+  std::pair<std::vector<Placed>, std::vector<Placed>> ObjectsInTwoRooms(
+      std::size_t num) {
+    PlaceAgentInRoom(0, 0);
+    std::vector<Placed> left = AddDistractors(0, 0, num, true);
+    std::vector<Placed> right = AddDistractors(1, 0, num, true);
+    RemoveWall(0, 0, 0);
+    return {std::move(left), std::move(right)};
+  }
+
   // The doors of every room, column by column, each side in order: a door
   // between two rooms is there twice (RoomGridLevel's room.doors walk).
   std::vector<WorldObj> RoomDoors() {

@@ -176,11 +176,8 @@ class PutNextLevel : public RuledLevel<PutNextLevel> {
 
  protected:
   void GenMission() override {
-    PlaceAgentInRoom(0, 0);
     const auto n = static_cast<std::size_t>(objs_per_room_);
-    const std::vector<Placed> left = AddDistractors(0, 0, n, true);
-    const std::vector<Placed> right = AddDistractors(1, 0, n, true);
-    RemoveWall(0, 0, 0);
+    const auto [left, right] = ObjectsInTwoRooms(n);
     Placed a = RandElem(left);
     Placed b = RandElem(right);
     if (RandBool()) {
@@ -221,11 +218,8 @@ class MoveTwoAcross : public RuledLevel<MoveTwoAcross> {
 
  protected:
   void GenMission() override {
-    PlaceAgentInRoom(0, 0);
     const auto n = static_cast<std::size_t>(objs_per_room_);
-    const std::vector<Placed> left = AddDistractors(0, 0, n, true);
-    const std::vector<Placed> right = AddDistractors(1, 0, n, true);
-    RemoveWall(0, 0, 0);
+    const auto [left, right] = ObjectsInTwoRooms(n);
     const std::vector<std::size_t> l = RandSubset(Indices(n), 2);
     const std::vector<std::size_t> r = RandSubset(Indices(n), 2);
     instr_ = Join(Instr::Kind::kBefore,

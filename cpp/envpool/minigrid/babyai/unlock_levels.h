@@ -16,7 +16,7 @@
 
 namespace envpool::minigrid::babyai {
 
-// Unlock: open a locked door of a maze; its key lies in another room.
+// Unlock: open a locked door of a maze; its key lies in some room.
 class Unlock : public RuledLevel<Unlock> {
  public:
   static constexpr RoomRule kRule{.least_cols = 2};
@@ -24,17 +24,8 @@ class Unlock : public RuledLevel<Unlock> {
 
  protected:
   void GenMission() override {
-    const std::int64_t id = RandInt(0, num_cols_);
-    const std::int64_t jd = RandInt(0, num_rows_);
-    const Color color =
-        grid_.Get(AddDoor(id, jd, -1, std::nullopt, true)).color;
-    const Room* locked_room = &GetRoom(id, jd);
-    // minigrid means to keep the key and the distractors out of the locked
-    // room, but compares its numpy ints with `is`, which never holds: they
-    // go into any room, the locked one too
-    const std::int64_t ik = RandInt(0, num_cols_);
-    const std::int64_t jk = RandInt(0, num_rows_);
-    AddObject(ik, jk, ObjType::kKey, color);
+    const LockedRoom locked = AddLockedRoomAndKey();
+    const Color color = locked.color;
     if (RandBool()) {
       std::vector<Color> others;
       for (const Color c : kColorNames) {
@@ -46,12 +37,8 @@ class Unlock : public RuledLevel<Unlock> {
     } else {
       ConnectAll();
     }
-    for (std::int64_t i = 0; i < num_cols_; ++i) {
-      for (std::int64_t j = 0; j < num_rows_; ++j) {
-        AddDistractors(i, j, 3, false);
-      }
-    }
-    PlaceAgentOutside(locked_room);
+    AddDistractorsInEachRoom(3);
+    PlaceAgentOutside(&GetRoom(locked.i, locked.j));
     CheckObjsReachable();
     instr_ = MakeAction(Instr::Kind::kOpen, Desc(ObjType::kDoor, color));
   }
