@@ -266,6 +266,7 @@ def test_bad_async_sends_raise_and_the_pool_stays_usable() -> None:
         ("SimpleWorldComm-v3", {"num_food": 0}, ValueError, "num_food must be at least 1"),
         ("SimpleWorldComm-v3", {"num_forests": -1}, ValueError, "num_forests must be at least 0"),
         ("CollectTreasure-v1", {"num_collectors": 0}, ValueError, "num_collectors must be >= 1"),
+        ("CollectTreasure-v1", {"num_deposits": 7}, ValueError, "num_deposits must be at most 6"),
         ("SimpleFormation-v1", {"N": 0}, ValueError, "N must be at least 1"),
         ("SimpleSpread-v3", {"render_mode": "ansi"}, ValueError, "has no text rendering"),
     ],

@@ -35,7 +35,7 @@ class CollectTreasureScenario {
 
   explicit CollectTreasureScenario(const Config& config)
       : num_collectors_(AtLeastOne(config, "num_collectors")),
-        num_deposits_(AtLeastOne(config, "num_deposits")),
+        num_deposits_(DepositCount(config)),
         num_treasures_(AtLeastOne(config, "num_treasures")) {}
 
   [[nodiscard]] World MakeWorld() const {
@@ -270,6 +270,18 @@ class CollectTreasureScenario {
       v = tint * v;
     }
     return color;
+  }
+
+  // num_deposits: one treasure type, and colour, per deposit; mpe2 has six
+  // colours and refuses more deposits.
+  static std::size_t DepositCount(const Config& config) {
+    const std::size_t n = AtLeastOne(config, "num_deposits");
+    if (n > kTypeColors.size()) {
+      throw std::invalid_argument(
+          "num_deposits must be at most " + std::to_string(kTypeColors.size()) +
+          " (mpe2 has that many treasure colours), got " + std::to_string(n));
+    }
+    return n;
   }
 
   static std::size_t AtLeastOne(const Config& config, const char* name) {
