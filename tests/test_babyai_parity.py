@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 from types import FrameType
 from typing import Any
 
@@ -63,14 +65,16 @@ def _alarm(signum: int, frame: FrameType | None) -> None:
     raise ReferenceHangError
 
 
-def within(seconds: int, call: Any) -> Any:
-    """call(), or ReferenceHangError past `seconds`."""
+def within(seconds: float, call: Any) -> Any:
+    """call(), or ReferenceHangError past `seconds`. The alarm repeats every half
+    second until cleared: a raise that lands where exceptions are swallowed (a
+    finalizer run by the garbage collector) comes again."""
     previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.5)
     try:
         return call()
     finally:
-        signal.alarm(0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 
 
@@ -178,10 +182,19 @@ def lockstep(
     return counts
 
 
+# Where the default seeds meet one of minigrid's endless loops (see reset_reference),
+# seeds that do not, so that CI never waits on one: (random run, bot run, successes).
+SEEDS = {"BabyAI-SynthS5R2-v0": (7, 22, 4)}
+# BabyAIBot searches forever in some of this level's layouts; played at random instead.
+BOT_SEARCHES_FOREVER = {"BabyAI-UnlockToUnlock-v0"}
+
+
 @pytest.mark.parametrize("task_id", TASKS)
 def test_episodes_replay_in_minigrid(task_id: str) -> None:
-    lockstep(task_id, 7, STEPS, {}, bot=False, full=False)
-    lockstep(task_id, 21, STEPS, {"max_steps": 20}, bot=True, full=True)
+    random_seed, bot_seed, _ = SEEDS.get(task_id, (7, 21, 3))
+    lockstep(task_id, random_seed, STEPS, {}, bot=False, full=False)
+    bot = task_id not in BOT_SEARCHES_FOREVER
+    lockstep(task_id, bot_seed, STEPS, {"max_steps": 20}, bot=bot, full=True)
 
 
 # Levels whose missions the bot solves within the steps: successes replayed, with
@@ -210,7 +223,9 @@ SUCCESSES = [
 
 @pytest.mark.parametrize("task_id", SUCCESSES)
 def test_solved_missions_replay_in_minigrid(task_id: str) -> None:
-    counts = lockstep(task_id, 3, max(STEPS, 300), {}, bot=True, full=True)
+    counts = lockstep(
+        task_id, SEEDS.get(task_id, (7, 21, 3))[2], max(STEPS, 300), {}, bot=True, full=True
+    )
     assert counts["rewarded"] > 0, counts
 
 
@@ -267,20 +282,27 @@ def test_bad_options_are_refused(task_id: str, options: dict[str, Any], message:
 
 def test_where_minigrid_loops_forever_envpool_lays_the_level_out_again() -> None:
     """Seed 3 of BabyAI-SynthS5R2-v0: minigrid's first episode, then its next reset
-    never returns (no free cell of the agent's room faces an empty cell or a wall).
-    envpool gives the same first episode and then a new layout."""
+    never returns (no free cell of the agent's room faces an empty cell or a wall; run
+    in a subprocess, stopped after 10 s). envpool gives the same first episode and
+    then a new layout."""
     env = envpool.make("BabyAI-SynthS5R2-v0", num_envs=1, seed=3, max_steps=1)
     ref = gymnasium.make("BabyAI-SynthS5R2-v0")
     obs, _ = env.reset()
-    ref_obs = reset_reference(ref, 3)
-    assert ref_obs is not None
+    ref_obs, _ = ref.reset(seed=3)
     assert obs["mission"][0] == ref_obs["mission"]
     np.testing.assert_array_equal(obs["image"][0], ref_obs["image"])
     env.step(np.array([0]))
     obs, *_ = env.step(np.array([0]))  # the autoreset
-    assert reset_reference(ref, limit=2) is None
     assert obs["mission"][0]
     env.close()
+    second_reset = (
+        "import gymnasium, minigrid\n"
+        "env = gymnasium.make('BabyAI-SynthS5R2-v0')\n"
+        "env.reset(seed=3)\n"
+        "env.reset()\n"
+    )
+    with pytest.raises(subprocess.TimeoutExpired):
+        subprocess.run([sys.executable, "-c", second_reset], timeout=10, capture_output=True)
 
 
 def test_a_layout_that_cannot_be_made_is_an_error_not_a_hang() -> None:
