@@ -33,10 +33,10 @@ import envpool
 minigrid = pytest.importorskip("minigrid")  # registers the BabyAI-* ids in gymnasium
 from minigrid.core.constants import COLOR_TO_IDX, OBJECT_TO_IDX  # noqa: E402
 from minigrid.utils.baby_ai_bot import BabyAIBot  # noqa: E402
+from test_minigrid_parity import ACTION_PROBS  # noqa: E402
 
 STEPS = int(os.environ.get("ENVPOOL_MINIGRID_STEPS", "120"))
 NUM_ENVS = 2
-ACTION_PROBS = np.array([0.15, 0.15, 0.3, 0.1, 0.1, 0.15, 0.05])
 
 TASKS = [t for t in envpool.list_all_envs() if t.startswith("BabyAI-")]
 
