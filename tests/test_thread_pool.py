@@ -140,13 +140,19 @@ def test_pools_stepped_from_several_python_threads_match_their_own_threads() -> 
             assert _same(results[k], expected[k]), POOLS[k]
 
 
+def _thread_ids() -> set[int]:
+    return {int(t) for t in os.listdir("/proc/self/task")}
+
+
 def test_a_shared_pool_starts_no_threads_of_its_own() -> None:
-    before = threading.active_count(), len(os.listdir("/proc/self/task"))
+    # compare thread ids, not counts: a thread left by an earlier test may end meanwhile
+    before = _thread_ids()
     shared = envpool.make_thread_pool(num_threads=2)
-    after_group = len(os.listdir("/proc/self/task"))
-    assert after_group == before[1] + 2
+    group = _thread_ids() - before
+    assert len(group) == 2
+    with_group = _thread_ids()
     envs = [_make("CartPole-v1", 4, 4, 0, thread_pool=shared) for _ in range(4)]
-    assert len(os.listdir("/proc/self/task")) == after_group
+    assert _thread_ids() - with_group == set()
     # sync pools count the caller: the thread pool's threads + 1
     assert [env.num_threads for env in envs] == [3] * 4
     assert _make("CartPole-v1", 4, 2, 0, thread_pool=shared).num_threads == 2
@@ -352,9 +358,9 @@ print(json.dumps({"parent_ok": True}))
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="thread pinning is Linux-only")
 def test_thread_pool_affinity_offset_pins_its_threads() -> None:
-    before = {int(t) for t in os.listdir("/proc/self/task")}
+    before = _thread_ids()
     shared = envpool.make_thread_pool(num_threads=2, thread_affinity_offset=1)
-    threads = {int(t) for t in os.listdir("/proc/self/task")} - before
+    threads = _thread_ids() - before
     cores = os.cpu_count() or 1
     masks = sorted(tuple(sorted(os.sched_getaffinity(t))) for t in threads)
     assert masks == sorted(((1 + i) % cores,) for i in range(2))
