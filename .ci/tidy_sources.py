@@ -3,10 +3,10 @@ compile_commands.json, one per line, for clang-tidy (.ci/run clang-tidy): the fi
 under cpp/, and those the build generates from cpp/'s templates into its generated/
 folder (the DMC domains' registration units, which compile dmc/domains/*.h).
 
-The generated units differ only in the domain header they include, and each one
+The generated units differ only in the domain headers they include, and each one
 parses the same heavy headers (dmc_env.h, the physics, pybind11): they are checked
 as one unit that includes them all (written next to them), which reports the same
-findings in a fifteenth of the time."""
+findings in a fraction of the time."""
 
 import json
 import os

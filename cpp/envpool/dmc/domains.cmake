@@ -1,32 +1,66 @@
 # The DeepMind Control Suite's domains, one header each in domains/, whose Task
 # class is the file's name in CamelCase (point_mass.h: point_mass::PointMass).
-# Each domain gets a registration translation unit of its own, generated from
-# register_domain.cc.in, so that the domains compile in parallel and a change
-# to one rebuilds only its unit; module.cc calls them all through the generated
-# X-macro list envpool/dmc/domain_list.h.
+# The domains are registered by ENVPOOL_DMC_UNITS generated translation units
+# (register_domains.cc.in), the domains dealt out among them in turn; module.cc
+# calls them all through the generated X-macro list envpool/dmc/domain_list.h.
+# Few units, because each one compiles pybind11 and the engine anew (about 18 s
+# at -O3, where a domain adds about 4 s): fifteen units of one domain cost a
+# 2-core build three minutes more than two of eight.
 #
 # Sets ENVPOOL_DMC_SOURCES (module.cc and the generated units) and
 # ENVPOOL_DMC_INCLUDE_DIR (where domain_list.h is).
+set(ENVPOOL_DMC_UNITS 2 CACHE STRING
+  "Translation units the DMC domains are registered in (more: a faster build on many cores)")
 file(GLOB _envpool_dmc_headers CONFIGURE_DEPENDS
   ${CMAKE_CURRENT_LIST_DIR}/domains/*.h)
+list(SORT _envpool_dmc_headers)
 set(ENVPOOL_DMC_INCLUDE_DIR ${CMAKE_CURRENT_BINARY_DIR}/generated/dmc)
 set(ENVPOOL_DMC_SOURCES ${CMAKE_CURRENT_LIST_DIR}/module.cc)
 set(_envpool_dmc_list "")
+math(EXPR _last_unit "${ENVPOOL_DMC_UNITS} - 1")
+foreach(_unit RANGE ${_last_unit})
+  set(_unit_domains_${_unit} "")
+  set(_unit_includes_${_unit} "")
+  set(_unit_registers_${_unit} "")
+endforeach()
+set(_index 0)
 foreach(_header IN LISTS _envpool_dmc_headers)
-  get_filename_component(ENVPOOL_DMC_DOMAIN ${_header} NAME_WE)
-  string(REPLACE "_" ";" _words ${ENVPOOL_DMC_DOMAIN})
-  set(ENVPOOL_DMC_CLASS "")
+  get_filename_component(_domain ${_header} NAME_WE)
+  string(REPLACE "_" ";" _words ${_domain})
+  set(_class "")
   foreach(_word IN LISTS _words)
     string(SUBSTRING ${_word} 0 1 _first)
     string(TOUPPER ${_first} _first)
     string(SUBSTRING ${_word} 1 -1 _rest)
-    string(APPEND ENVPOOL_DMC_CLASS ${_first}${_rest})
+    string(APPEND _class ${_first}${_rest})
   endforeach()
-  set(_source ${ENVPOOL_DMC_INCLUDE_DIR}/register_${ENVPOOL_DMC_DOMAIN}.cc)
-  configure_file(${CMAKE_CURRENT_LIST_DIR}/register_domain.cc.in ${_source} @ONLY)
-  list(APPEND ENVPOOL_DMC_SOURCES ${_source})
-  string(APPEND _envpool_dmc_list " \\\n  X(${ENVPOOL_DMC_CLASS})")
+  math(EXPR _unit "${_index} % ${ENVPOOL_DMC_UNITS}")
+  math(EXPR _index "${_index} + 1")
+  string(APPEND _unit_domains_${_unit} " ${_domain}")
+  string(APPEND _unit_includes_${_unit} "#include \"envpool/dmc/domains/${_domain}.h\"\n")
+  string(APPEND _unit_registers_${_unit}
+    "\nvoid Register${_class}(pybind11::module_& m) {\n"
+    "  python::RegisterEnv<DmcEnv<${_domain}::${_class}>>(m, \"${_class}\");\n"
+    "}\n")
+  string(APPEND _envpool_dmc_list " \\\n  X(${_class})")
 endforeach()
+file(GLOB _stale_units ${ENVPOOL_DMC_INCLUDE_DIR}/register_*.cc)
+foreach(_unit RANGE ${_last_unit})
+  if(_unit_domains_${_unit} STREQUAL "")
+    continue()
+  endif()
+  string(STRIP "${_unit_domains_${_unit}}" ENVPOOL_DMC_UNIT_DOMAINS)
+  string(STRIP "${_unit_includes_${_unit}}" ENVPOOL_DMC_UNIT_INCLUDES)
+  set(ENVPOOL_DMC_UNIT_REGISTERS "${_unit_registers_${_unit}}")
+  set(_source ${ENVPOOL_DMC_INCLUDE_DIR}/register_domains_${_unit}.cc)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/register_domains.cc.in ${_source} @ONLY)
+  list(REMOVE_ITEM _stale_units ${_source})
+  list(APPEND ENVPOOL_DMC_SOURCES ${_source})
+endforeach()
+# Units of an earlier layout would only mislead clang-tidy (.ci/tidy_sources.py).
+if(_stale_units)
+  file(REMOVE ${_stale_units})
+endif()
 # clang-tidy takes a unit's config from the unit's folder: the generated units
 # get the domains' (cpp/envpool/dmc/.clang-tidy says why it differs).
 configure_file(${CMAKE_CURRENT_LIST_DIR}/.clang-tidy
