@@ -5,7 +5,9 @@
 //   "MyEnv"); }
 // The Python package (envpool.register) turns the class into task ids.
 //
-// The class's parts live beside it: calling in without the GIL (py_call.h),
+// Its methods are bound once per module, on the base class PyPool (py_pool.h);
+// the class binds only its constructor, options and spec. The class's parts
+// live beside it: calling in without the GIL (py_call.h),
 // pool options and shared worker groups (py_pool_options.h), env ids and
 // seeds (py_args.h), actions (py_actions.h), results (py_batch.h), env
 // options and specs (py_config.h) and XLA (xla_bridge.h).
@@ -37,6 +39,7 @@
 #include "envpool/python/py_batch.h"
 #include "envpool/python/py_call.h"
 #include "envpool/python/py_config.h"
+#include "envpool/python/py_pool.h"
 #include "envpool/python/py_pool_options.h"
 #include "envpool/python/xla_bridge.h"
 
@@ -45,7 +48,7 @@ namespace envpool::python {
 namespace py = pybind11;
 
 template <Environment E>
-class PyEnvPool {
+class PyEnvPool final : public PyPool {
  public:
   using Pool = EnvPool<E>;
   using Scalar = typename Pool::Scalar;
@@ -63,7 +66,7 @@ class PyEnvPool {
     }
   }
 
-  ~PyEnvPool() {
+  ~PyEnvPool() override {
     if (xla_bridge_ != nullptr) {
       std::unique_lock lock(xla_bridge_->mutex);
       xla_bridge_->owner = nullptr;
@@ -78,8 +81,9 @@ class PyEnvPool {
 
   static void Bind(py::module_& m, const char* name) {
     WatchForks();
+    BindPoolMethods(m);
     // module_local: two modules may bind the same env type without clashing.
-    py::class_<PyEnvPool>(m, name, py::module_local())
+    py::class_<PyEnvPool, PyPool>(m, name, py::module_local())
         .def_property_readonly_static(
             "envpool_version",
             [](const py::object&) { return std::string(ENVPOOL_VERSION); })
@@ -94,54 +98,15 @@ class PyEnvPool {
                   E::Spec(MakeConfigs(E::DefaultConfig(), options, 1).front()));
             },
             py::arg("options"))
-        .def("step", &PyEnvPool::Step, py::arg("actions"),
-             py::arg("env_ids") = py::none())
-        .def("send", &PyEnvPool::Send, py::arg("actions"),
-             py::arg("env_ids") = py::none())
-        .def("recv", &PyEnvPool::Recv)
-        .def("reset", &PyEnvPool::Reset, py::arg("env_ids") = py::none(),
-             py::arg("seeds") = py::none())
-        .def("async_reset", &PyEnvPool::AsyncReset,
-             py::arg("env_ids") = py::none(), py::arg("seeds") = py::none())
-        .def("render", &PyEnvPool::Render, py::arg("env_ids") = py::none())
-        .def("latest_obs", &PyEnvPool::LatestObs,
-             py::arg("env_ids") = py::none())
-        .def("render_ansi", &PyEnvPool::RenderAnsi,
-             py::arg("env_ids") = py::none())
         .def_property_readonly_static(
             "can_render", [](const py::object&) { return Renderable<E>; })
-        .def_property_readonly_static(
-            "can_render_ansi",
-            [](const py::object&) { return AnsiRenderable<E>; })
-        .def("close", &PyEnvPool::Close)
-        .def_property_readonly("closed", &PyEnvPool::closed)
-        .def_property_readonly("num_threads",
-                               [](const PyEnvPool& self) {
-                                 return self.pool_->options().num_threads;
-                               })
-        .def_property_readonly(
-            "resolved_options",
-            [](const PyEnvPool& self) {
-              return ResolvedPoolOptions(self.pool_->options());
-            })
-        .def_property_readonly("seeds",
-                               [](const PyEnvPool& self) {
-                                 std::lock_guard lock(self.call_mutex_);
-                                 return self.pool_->seeds();
-                               })
-        .def_property_readonly(
-            "shares_workers",
-            [](const PyEnvPool& self) { return self.pool_->shares_workers(); })
-        .def_property_readonly(
-            "num_pending",
-            [](const PyEnvPool& self) { return self.pool_->num_pending(); })
-        .def("_xla_bridge", &PyEnvPool::XlaBridge)
-        .def("_xla_outputs", &PyEnvPool::XlaOutputs);
-    py::register_local_exception_translator(TranslateErrors);
+        .def_property_readonly_static("can_render_ansi", [](const py::object&) {
+          return AnsiRenderable<E>;
+        });
   }
 
- private:
-  py::tuple Step(const py::object& actions, const py::object& env_ids) {
+  py::tuple Step(const py::object& actions,
+                 const py::object& env_ids) override {
     CheckProcess();
     std::vector<std::int32_t> ids = ParseIds(env_ids, actions);
     py::array array = ActionArray(actions, ids.size());
@@ -154,7 +119,7 @@ class PyEnvPool {
     }));
   }
 
-  void Send(const py::object& actions, const py::object& env_ids) {
+  void Send(const py::object& actions, const py::object& env_ids) override {
     CheckProcess();
     std::vector<std::int32_t> ids = ParseIds(env_ids, actions);
     py::array array = ActionArray(actions, ids.size());
@@ -166,7 +131,7 @@ class PyEnvPool {
     });
   }
 
-  py::tuple Recv() {
+  py::tuple Recv() override {
     CheckProcess();
     return StepResult(WithoutGil([&] {
       std::lock_guard lock(call_mutex_);
@@ -174,7 +139,7 @@ class PyEnvPool {
     }));
   }
 
-  py::tuple Reset(const py::object& env_ids, const py::object& seeds) {
+  py::tuple Reset(const py::object& env_ids, const py::object& seeds) override {
     CheckProcess();
     std::vector<std::int32_t> ids = ParseIds(env_ids);
     std::vector<std::optional<std::uint64_t>> seed_list = SeedsFrom(seeds, ids);
@@ -187,7 +152,7 @@ class PyEnvPool {
     return py::make_tuple(result[0], result[4]);
   }
 
-  void AsyncReset(const py::object& env_ids, const py::object& seeds) {
+  void AsyncReset(const py::object& env_ids, const py::object& seeds) override {
     CheckProcess();
     std::vector<std::int32_t> ids = ParseIds(env_ids);
     std::vector<std::optional<std::uint64_t>> seed_list = SeedsFrom(seeds, ids);
@@ -200,13 +165,13 @@ class PyEnvPool {
 
   // A copy of the last observation returned for each env in env_ids (all
   // when None): the arrays handed to Python may have been written to since.
-  py::object LatestObs(const py::object& env_ids) {
+  py::object LatestObs(const py::object& env_ids) override {
     CheckProcess();
     return views_.LatestObs(ParseIds(env_ids));
   }
 
   // (n, *RenderShape) uint8 frames of the envs in env_ids (all when None).
-  py::array Render(const py::object& env_ids) {
+  py::array Render(const py::object& env_ids) override {
     CheckProcess();
     if constexpr (Renderable<E>) {
       std::vector<std::int32_t> ids = ParseIds(env_ids);
@@ -229,7 +194,7 @@ class PyEnvPool {
   }
 
   // The text of each env in env_ids (all when None).
-  std::vector<std::string> RenderAnsi(const py::object& env_ids) {
+  std::vector<std::string> RenderAnsi(const py::object& env_ids) override {
     CheckProcess();
     if constexpr (AnsiRenderable<E>) {
       std::vector<std::int32_t> ids = ParseIds(env_ids);
@@ -245,7 +210,7 @@ class PyEnvPool {
     }
   }
 
-  void Close() {
+  void Close() override {
     if (Forked()) {
       return;
     }
@@ -256,8 +221,24 @@ class PyEnvPool {
     });
   }
 
-  bool closed() const { return Forked() || pool_->closed(); }
+  bool closed() const override { return Forked() || pool_->closed(); }
 
+  int num_threads() const override { return pool_->options().num_threads; }
+
+  py::dict resolved_options() const override {
+    return ResolvedPoolOptions(pool_->options());
+  }
+
+  std::vector<std::uint64_t> seeds() const override {
+    std::lock_guard lock(call_mutex_);
+    return pool_->seeds();
+  }
+
+  bool shares_workers() const override { return pool_->shares_workers(); }
+
+  int num_pending() const override { return pool_->num_pending(); }
+
+ private:
   bool Forked() const { return fork_generation_ != fork_generation.load(); }
 
   void CheckProcess() const {
@@ -329,7 +310,7 @@ class PyEnvPool {
 
   // The address of this pool's xla::Bridge, made on first use (and never
   // freed, see xla_bridge.h).
-  std::uintptr_t XlaBridge() {
+  std::uintptr_t XlaBridge() override {
     CheckProcess();
     if (xla_bridge_ == nullptr) {
       xla_slots_ =
@@ -343,7 +324,7 @@ class PyEnvPool {
   }
 
   // (name, dtype, per-env shape) of each output of an XLA recv.
-  py::list XlaOutputs() const {
+  py::list XlaOutputs() const override {
     py::list out;
     for (const xla::OutputSlot& slot :
          xla::OutputSlots(BatchLayout(pool_->spec(), 1, views_.with_final()))) {
