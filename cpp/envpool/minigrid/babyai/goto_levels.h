@@ -18,9 +18,8 @@ inline constexpr RoomRule kOneRoom{
 
 // GoToRedBall, GoToRedBallGrey, GoToRedBallNoDists: go to the red ball
 // among num_dists distractors (grey ones for GoToRedBallGrey).
-class GoToRedBall : public RuledLevel<GoToRedBall> {
+class GoToRedBall : public RuledLevel<GoToRedBall, kOneRoom> {
  public:
-  static constexpr RoomRule kRule = kOneRoom;
   static Config OwnOptions() {
     return {{"num_dists", std::int64_t{7}}, {"grey_distractors", false}};
   }
@@ -28,7 +27,7 @@ class GoToRedBall : public RuledLevel<GoToRedBall> {
     CheckAtLeast("num_dists", config.Get<std::int64_t>("num_dists"), 0);
   }
   explicit GoToRedBall(const Config& config)
-      : RuledLevel(config, kRule),
+      : RuledLevel(config),
         num_dists_(config.Get<std::int64_t>("num_dists")),
         grey_(config.Get<bool>("grey_distractors")) {}
 
@@ -53,10 +52,9 @@ class GoToRedBall : public RuledLevel<GoToRedBall> {
 };
 
 // GoToObj: go to the one object in the room.
-class GoToObj : public RuledLevel<GoToObj> {
+class GoToObj : public RuledLevel<GoToObj, kOneRoom> {
  public:
-  static constexpr RoomRule kRule = kOneRoom;
-  explicit GoToObj(const Config& config) : RuledLevel(config, kRule) {}
+  using RuledLevel::RuledLevel;
 
  protected:
   void GenMission() override {
@@ -67,17 +65,15 @@ class GoToObj : public RuledLevel<GoToObj> {
 };
 
 // GoToLocal: go to one of num_dists objects in the room.
-class GoToLocal : public RuledLevel<GoToLocal> {
+class GoToLocal : public RuledLevel<GoToLocal, kOneRoom> {
  public:
-  static constexpr RoomRule kRule = kOneRoom;
   static Config OwnOptions() { return {{"num_dists", std::int64_t{8}}}; }
   static void CheckOptions(const Config& config) {
     CheckAtLeast("num_dists", config.Get<std::int64_t>("num_dists"), 1,
                  "the object to go to is one of them");
   }
   explicit GoToLocal(const Config& config)
-      : RuledLevel(config, kRule),
-        num_dists_(config.Get<std::int64_t>("num_dists")) {}
+      : RuledLevel(config), num_dists_(config.Get<std::int64_t>("num_dists")) {}
 
  protected:
   void GenMission() override {
@@ -94,9 +90,8 @@ class GoToLocal : public RuledLevel<GoToLocal> {
 
 // GoTo (and GoToObjMaze*, GoToOpen): go to one of num_dists objects in a
 // maze of rooms, its doors open when doors_open.
-class GoTo : public RuledLevel<GoTo> {
+class GoTo : public RuledLevel<GoTo, RoomRule{}> {
  public:
-  static constexpr RoomRule kRule{};
   static Config OwnOptions() {
     return {{"num_dists", std::int64_t{18}}, {"doors_open", false}};
   }
@@ -105,7 +100,7 @@ class GoTo : public RuledLevel<GoTo> {
                  "the object to go to is one of them");
   }
   explicit GoTo(const Config& config)
-      : RuledLevel(config, kRule),
+      : RuledLevel(config),
         num_dists_(config.Get<std::int64_t>("num_dists")),
         doors_open_(config.Get<bool>("doors_open")) {}
 
@@ -128,10 +123,10 @@ class GoTo : public RuledLevel<GoTo> {
 };
 
 // GoToImpUnlock: go to an object in a locked room; its key is somewhere.
-class GoToImpUnlock : public RuledLevel<GoToImpUnlock> {
+class GoToImpUnlock
+    : public RuledLevel<GoToImpUnlock, RoomRule{.least_cols = 2}> {
  public:
-  static constexpr RoomRule kRule{.least_cols = 2};
-  explicit GoToImpUnlock(const Config& config) : RuledLevel(config, kRule) {}
+  using RuledLevel::RuledLevel;
 
  protected:
   void GenMission() override {
@@ -146,16 +141,14 @@ class GoToImpUnlock : public RuledLevel<GoToImpUnlock> {
 };
 
 // GoToRedBlueBall: go to the one red or blue ball among distractors.
-class GoToRedBlueBall : public RuledLevel<GoToRedBlueBall> {
+class GoToRedBlueBall : public RuledLevel<GoToRedBlueBall, kOneRoom> {
  public:
-  static constexpr RoomRule kRule = kOneRoom;
   static Config OwnOptions() { return {{"num_dists", std::int64_t{7}}}; }
   static void CheckOptions(const Config& config) {
     CheckAtLeast("num_dists", config.Get<std::int64_t>("num_dists"), 0);
   }
   explicit GoToRedBlueBall(const Config& config)
-      : RuledLevel(config, kRule),
-        num_dists_(config.Get<std::int64_t>("num_dists")) {}
+      : RuledLevel(config), num_dists_(config.Get<std::int64_t>("num_dists")) {}
 
  protected:
   void GenMission() override {
@@ -183,15 +176,15 @@ class GoToRedBlueBall : public RuledLevel<GoToRedBlueBall> {
 // fix.
 inline constexpr RoomRule kMiddleRoom{
     .room_size_option = false, .least_rows = 3, .least_cols = 3};
+inline constexpr RoomRule kMiddleRoomOf7{.room_size = 7,
+                                         .room_size_option = false,
+                                         .least_rows = 3,
+                                         .least_cols = 3};
 
 // GoToDoor: go to one of the four doors of the middle room.
-class GoToDoor : public RuledLevel<GoToDoor> {
+class GoToDoor : public RuledLevel<GoToDoor, kMiddleRoomOf7> {
  public:
-  static constexpr RoomRule kRule{.room_size = 7,
-                                  .room_size_option = false,
-                                  .least_rows = 3,
-                                  .least_cols = 3};
-  explicit GoToDoor(const Config& config) : RuledLevel(config, kRule) {}
+  using RuledLevel::RuledLevel;
 
  protected:
   void GenMission() override {
@@ -207,10 +200,9 @@ class GoToDoor : public RuledLevel<GoToDoor> {
 };
 
 // GoToObjDoor: go to an object or a door of the middle room.
-class GoToObjDoor : public RuledLevel<GoToObjDoor> {
+class GoToObjDoor : public RuledLevel<GoToObjDoor, kMiddleRoom> {
  public:
-  static constexpr RoomRule kRule = kMiddleRoom;
-  explicit GoToObjDoor(const Config& config) : RuledLevel(config, kRule) {}
+  using RuledLevel::RuledLevel;
 
  protected:
   void GenMission() override {

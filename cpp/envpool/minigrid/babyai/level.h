@@ -452,26 +452,28 @@ class Level : public RoomGridEnv {
   std::vector<std::uint8_t> reachable_;
 };
 
-// The base of a level whose options are its RoomRule's and its own:
-// L::kRule, and where it has them L::OwnOptions() (name and default) and
-// L::CheckOptions(config).
-template <typename L>
+// The base of a level laid out by `rule`, whose options are the rule's and
+// its own: where it has them L::OwnOptions() (name and default) and
+// L::CheckOptions(config). A level without state of its own takes the
+// constructor: using RuledLevel::RuledLevel.
+template <typename L, RoomRule kRule>
 class RuledLevel : public Level {
  public:
   static Config OwnOptions() { return {}; }
   static void CheckOptions(const Config& /*config*/) {}
   static Config DefaultConfig() {
-    return WithRoomOptions(L::OwnOptions(), L::kRule);
+    return WithRoomOptions(L::OwnOptions(), kRule);
   }
   static EnvSpec Spec(const Config& config) {
     L::CheckOptions(config);
-    return LevelSpec(config, L::kRule);
+    return LevelSpec(config, kRule);
   }
-
- private:
-  friend L;
-  RuledLevel() = delete;
-  using Level::Level;
+  // `fixed_max_steps` as Level's. Public, as the levels inherit it (an
+  // inherited constructor keeps the base's access, and a private one could
+  // not be called by the pool).
+  // NOLINTNEXTLINE(bugprone-crtp-constructor-accessibility)
+  explicit RuledLevel(const Config& config, std::int64_t fixed_max_steps = 0)
+      : Level(config, kRule, fixed_max_steps) {}
 };
 
 }  // namespace envpool::minigrid::babyai

@@ -14,10 +14,9 @@
 namespace envpool::minigrid::babyai {
 
 // Open: open one of the doors of a maze of rooms.
-class Open : public RuledLevel<Open> {
+class Open : public RuledLevel<Open, RoomRule{.least_cols = 2}> {
  public:
-  static constexpr RoomRule kRule{.least_cols = 2};
-  explicit Open(const Config& config) : RuledLevel(config, kRule) {}
+  using RuledLevel::RuledLevel;
 
  protected:
   void GenMission() override {
@@ -31,15 +30,15 @@ class Open : public RuledLevel<Open> {
 };
 
 // OpenRedDoor: open the red door between two small rooms.
-class OpenRedDoor : public RuledLevel<OpenRedDoor> {
+class OpenRedDoor
+    : public RuledLevel<OpenRedDoor, RoomRule{.room_size = 5,
+                                              .num_rows = 1,
+                                              .num_cols = 2,
+                                              .room_size_option = false,
+                                              .rows_option = false,
+                                              .cols_option = false}> {
  public:
-  static constexpr RoomRule kRule{.room_size = 5,
-                                  .num_rows = 1,
-                                  .num_cols = 2,
-                                  .room_size_option = false,
-                                  .rows_option = false,
-                                  .cols_option = false};
-  explicit OpenRedDoor(const Config& config) : RuledLevel(config, kRule) {}
+  using RuledLevel::RuledLevel;
 
  protected:
   void GenMission() override {
@@ -51,15 +50,15 @@ class OpenRedDoor : public RuledLevel<OpenRedDoor> {
 
 // OpenDoor (Color, Loc, Debug): open the door of the middle room named by
 // color or by place; in debug mode opening another door fails.
-class OpenDoor : public RuledLevel<OpenDoor> {
+class OpenDoor
+    : public RuledLevel<OpenDoor, RoomRule{.least_rows = 3, .least_cols = 3}> {
  public:
-  static constexpr RoomRule kRule{.least_rows = 3, .least_cols = 3};
   static Config OwnOptions() {
     return {{"debug", false}, {"select_by", std::string()}};
   }
   static void CheckOptions(const Config& config) { SelectBy(config); }
   explicit OpenDoor(const Config& config)
-      : RuledLevel(config, kRule),
+      : RuledLevel(config),
         debug_(config.Get<bool>("debug")),
         select_by_(SelectBy(config)) {}
 
@@ -106,9 +105,8 @@ inline constexpr std::int64_t kDoorsMaxSteps = std::int64_t{20} * 6 * 6;
 
 // OpenTwoDoors (OpenRedBlueDoors): open the door on the left, then the one
 // on the right.
-class OpenTwoDoors : public RuledLevel<OpenTwoDoors> {
+class OpenTwoDoors : public RuledLevel<OpenTwoDoors, kDoorsRoom> {
  public:
-  static constexpr RoomRule kRule = kDoorsRoom;
   static Config OwnOptions() {
     return {{"first_color", std::string()},
             {"second_color", std::string()},
@@ -119,7 +117,7 @@ class OpenTwoDoors : public RuledLevel<OpenTwoDoors> {
     ColorOption(config, "second_color");
   }
   explicit OpenTwoDoors(const Config& config)
-      : RuledLevel(config, kRule, kDoorsMaxSteps),
+      : RuledLevel(config, kDoorsMaxSteps),
         first_(ColorOption(config, "first_color")),
         second_(ColorOption(config, "second_color")),
         strict_(config.Get<bool>("strict")) {}
@@ -146,9 +144,8 @@ class OpenTwoDoors : public RuledLevel<OpenTwoDoors> {
 };
 
 // OpenDoorsOrder: open one door, or two in the order said, of num_doors.
-class OpenDoorsOrder : public RuledLevel<OpenDoorsOrder> {
+class OpenDoorsOrder : public RuledLevel<OpenDoorsOrder, kDoorsRoom> {
  public:
-  static constexpr RoomRule kRule = kDoorsRoom;
   static Config OwnOptions() {
     return {{"num_doors", std::int64_t{2}}, {"debug", false}};
   }
@@ -161,7 +158,7 @@ class OpenDoorsOrder : public RuledLevel<OpenDoorsOrder> {
     }
   }
   explicit OpenDoorsOrder(const Config& config)
-      : RuledLevel(config, kRule, kDoorsMaxSteps),
+      : RuledLevel(config, kDoorsMaxSteps),
         num_doors_(config.Get<std::int64_t>("num_doors")),
         debug_(config.Get<bool>("debug")) {}
 

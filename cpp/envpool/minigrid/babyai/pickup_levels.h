@@ -28,11 +28,9 @@ inline std::vector<std::size_t> Indices(std::size_t n) {
 // Pickup (UnblockPickup when `blocked`): pick up one of num_dists objects in
 // a maze; UnblockPickup wants some object blocked from the agent's reach.
 template <bool kBlocked>
-class MazePickup : public RuledLevel<MazePickup<kBlocked>> {
+class MazePickup : public RuledLevel<MazePickup<kBlocked>, RoomRule{}> {
  public:
-  static constexpr RoomRule kRule{};
-  explicit MazePickup(const Config& config)
-      : RuledLevel<MazePickup<kBlocked>>(config, kRule) {}
+  using RuledLevel<MazePickup<kBlocked>, RoomRule{}>::RuledLevel;
 
  protected:
   void GenMission() override {
@@ -56,17 +54,17 @@ using UnblockPickup = MazePickup<true>;
 
 // PickupDist (Debug): pick up an object named by type, color or both; in
 // debug mode picking up another fails.
-class PickupDist : public RuledLevel<PickupDist> {
+class PickupDist
+    : public RuledLevel<PickupDist, RoomRule{.room_size = 7,
+                                             .num_rows = 1,
+                                             .num_cols = 1,
+                                             .room_size_option = false,
+                                             .rows_option = false,
+                                             .cols_option = false}> {
  public:
-  static constexpr RoomRule kRule{.room_size = 7,
-                                  .num_rows = 1,
-                                  .num_cols = 1,
-                                  .room_size_option = false,
-                                  .rows_option = false,
-                                  .cols_option = false};
   static Config OwnOptions() { return {{"debug", false}}; }
   explicit PickupDist(const Config& config)
-      : RuledLevel(config, kRule), debug_(config.Get<bool>("debug")) {}
+      : RuledLevel(config), debug_(config.Get<bool>("debug")) {}
 
  protected:
   void GenMission() override {
@@ -89,14 +87,14 @@ class PickupDist : public RuledLevel<PickupDist> {
 };
 
 // PickupAbove: pick up the object in the room above the agent's.
-class PickupAbove : public RuledLevel<PickupAbove> {
+class PickupAbove
+    : public RuledLevel<PickupAbove, RoomRule{.room_size = 6,
+                                              .room_size_option = false,
+                                              .least_rows = 2,
+                                              .least_cols = 2}> {
  public:
-  static constexpr RoomRule kRule{.room_size = 6,
-                                  .room_size_option = false,
-                                  .least_rows = 2,
-                                  .least_cols = 2};
   explicit PickupAbove(const Config& config)
-      : RuledLevel(config, kRule, std::int64_t{8} * 6 * 6) {}
+      : RuledLevel(config, std::int64_t{8} * 6 * 6) {}
 
  protected:
   void GenMission() override {
@@ -109,9 +107,8 @@ class PickupAbove : public RuledLevel<PickupAbove> {
 };
 
 // PutNextLocal: put one of num_objs distinct objects next to another.
-class PutNextLocal : public RuledLevel<PutNextLocal> {
+class PutNextLocal : public RuledLevel<PutNextLocal, kOneRoom> {
  public:
-  static constexpr RoomRule kRule = kOneRoom;
   static Config OwnOptions() { return {{"num_objs", std::int64_t{8}}}; }
   static void CheckOptions(const Config& config) {
     const auto num = config.Get<std::int64_t>("num_objs");
@@ -123,8 +120,7 @@ class PutNextLocal : public RuledLevel<PutNextLocal> {
     }
   }
   explicit PutNextLocal(const Config& config)
-      : RuledLevel(config, kRule),
-        num_objs_(config.Get<std::int64_t>("num_objs")) {}
+      : RuledLevel(config), num_objs_(config.Get<std::int64_t>("num_objs")) {}
 
  protected:
   void GenMission() override {
@@ -158,9 +154,8 @@ inline void CheckObjsPerRoom(const Config& config, std::int64_t least) {
 
 // PutNext (Carrying): put an object of one room next to one of the other;
 // with start_carrying the agent holds the first from the start.
-class PutNextLevel : public RuledLevel<PutNextLevel> {
+class PutNextLevel : public RuledLevel<PutNextLevel, kTwoRooms> {
  public:
-  static constexpr RoomRule kRule = kTwoRooms;
   static Config OwnOptions() {
     return {{"objs_per_room", std::int64_t{2}}, {"start_carrying", false}};
   }
@@ -168,9 +163,8 @@ class PutNextLevel : public RuledLevel<PutNextLevel> {
     CheckObjsPerRoom(config, 1);
   }
   explicit PutNextLevel(const Config& config)
-      : RuledLevel(config, kRule,
-                   8 * config.Get<std::int64_t>("room_size") *
-                       config.Get<std::int64_t>("room_size")),
+      : RuledLevel(config, 8 * config.Get<std::int64_t>("room_size") *
+                               config.Get<std::int64_t>("room_size")),
         objs_per_room_(config.Get<std::int64_t>("objs_per_room")),
         start_carrying_(config.Get<bool>("start_carrying")) {}
 
@@ -203,17 +197,15 @@ class PutNextLevel : public RuledLevel<PutNextLevel> {
 
 // MoveTwoAcross: put an object next to one across the opening, then one of
 // there next to another here.
-class MoveTwoAcross : public RuledLevel<MoveTwoAcross> {
+class MoveTwoAcross : public RuledLevel<MoveTwoAcross, kTwoRooms> {
  public:
-  static constexpr RoomRule kRule = kTwoRooms;
   static Config OwnOptions() { return {{"objs_per_room", std::int64_t{2}}}; }
   static void CheckOptions(const Config& config) {
     CheckObjsPerRoom(config, 2);
   }
   explicit MoveTwoAcross(const Config& config)
-      : RuledLevel(config, kRule,
-                   16 * config.Get<std::int64_t>("room_size") *
-                       config.Get<std::int64_t>("room_size")),
+      : RuledLevel(config, 16 * config.Get<std::int64_t>("room_size") *
+                               config.Get<std::int64_t>("room_size")),
         objs_per_room_(config.Get<std::int64_t>("objs_per_room")) {}
 
  protected:

@@ -17,10 +17,9 @@
 namespace envpool::minigrid::babyai {
 
 // Unlock: open a locked door of a maze; its key lies in some room.
-class Unlock : public RuledLevel<Unlock> {
+class Unlock : public RuledLevel<Unlock, RoomRule{.least_cols = 2}> {
  public:
-  static constexpr RoomRule kRule{.least_cols = 2};
-  explicit Unlock(const Config& config) : RuledLevel(config, kRule) {}
+  using RuledLevel::RuledLevel;
 
  protected:
   void GenMission() override {
@@ -48,13 +47,11 @@ class Unlock : public RuledLevel<Unlock> {
 inline constexpr RoomRule kAroundMiddle{.least_rows = 2, .least_cols = 2};
 
 // UnlockLocal (Dist): open the locked door; its key is in the room.
-class UnlockLocal : public RuledLevel<UnlockLocal> {
+class UnlockLocal : public RuledLevel<UnlockLocal, kAroundMiddle> {
  public:
-  static constexpr RoomRule kRule = kAroundMiddle;
   static Config OwnOptions() { return {{"distractors", false}}; }
   explicit UnlockLocal(const Config& config)
-      : RuledLevel(config, kRule),
-        distractors_(config.Get<bool>("distractors")) {}
+      : RuledLevel(config), distractors_(config.Get<bool>("distractors")) {}
 
  protected:
   void GenMission() override {
@@ -72,10 +69,9 @@ class UnlockLocal : public RuledLevel<UnlockLocal> {
 };
 
 // KeyInBox: open the locked door; its key is in a box.
-class KeyInBox : public RuledLevel<KeyInBox> {
+class KeyInBox : public RuledLevel<KeyInBox, kAroundMiddle> {
  public:
-  static constexpr RoomRule kRule = kAroundMiddle;
-  explicit KeyInBox(const Config& config) : RuledLevel(config, kRule) {}
+  using RuledLevel::RuledLevel;
 
  protected:
   void GenMission() override {
@@ -101,13 +97,11 @@ inline constexpr RoomRule kSixRoomsInARow(std::int64_t cols) {
 // UnlockPickup (Dist): pick up the box behind the locked door, whose key is
 // in the agent's room. (minigrid's default time limit for it is the
 // instruction's, not the 8 room areas its code means to set.)
-class UnlockPickup : public RuledLevel<UnlockPickup> {
+class UnlockPickup : public RuledLevel<UnlockPickup, kSixRoomsInARow(2)> {
  public:
-  static constexpr RoomRule kRule = kSixRoomsInARow(2);
   static Config OwnOptions() { return {{"distractors", false}}; }
   explicit UnlockPickup(const Config& config)
-      : RuledLevel(config, kRule),
-        distractors_(config.Get<bool>("distractors")) {}
+      : RuledLevel(config), distractors_(config.Get<bool>("distractors")) {}
 
  protected:
   void GenMission() override {
@@ -126,11 +120,11 @@ class UnlockPickup : public RuledLevel<UnlockPickup> {
 };
 
 // BlockedUnlockPickup: as UnlockPickup, a ball in front of the door.
-class BlockedUnlockPickup : public RuledLevel<BlockedUnlockPickup> {
+class BlockedUnlockPickup
+    : public RuledLevel<BlockedUnlockPickup, kSixRoomsInARow(2)> {
  public:
-  static constexpr RoomRule kRule = kSixRoomsInARow(2);
   explicit BlockedUnlockPickup(const Config& config)
-      : RuledLevel(config, kRule, std::int64_t{16} * 6 * 6) {}
+      : RuledLevel(config, std::int64_t{16} * 6 * 6) {}
 
  protected:
   void GenMission() override {
@@ -146,11 +140,10 @@ class BlockedUnlockPickup : public RuledLevel<BlockedUnlockPickup> {
 
 // UnlockToUnlock: get the key behind one locked door to open the other, and
 // pick up the ball behind it.
-class UnlockToUnlock : public RuledLevel<UnlockToUnlock> {
+class UnlockToUnlock : public RuledLevel<UnlockToUnlock, kSixRoomsInARow(3)> {
  public:
-  static constexpr RoomRule kRule = kSixRoomsInARow(3);
   explicit UnlockToUnlock(const Config& config)
-      : RuledLevel(config, kRule, std::int64_t{30} * 6 * 6) {}
+      : RuledLevel(config, std::int64_t{30} * 6 * 6) {}
 
  protected:
   void GenMission() override {
@@ -168,13 +161,9 @@ class UnlockToUnlock : public RuledLevel<UnlockToUnlock> {
 
 // ActionObjDoor: go to, pick up or open an object or door of the middle
 // room.
-class ActionObjDoor : public RuledLevel<ActionObjDoor> {
+class ActionObjDoor : public RuledLevel<ActionObjDoor, kMiddleRoomOf7> {
  public:
-  static constexpr RoomRule kRule{.room_size = 7,
-                                  .room_size_option = false,
-                                  .least_rows = 3,
-                                  .least_cols = 3};
-  explicit ActionObjDoor(const Config& config) : RuledLevel(config, kRule) {}
+  using RuledLevel::RuledLevel;
 
  protected:
   void GenMission() override {
@@ -195,10 +184,10 @@ class ActionObjDoor : public RuledLevel<ActionObjDoor> {
 };
 
 // FindObjS5 (S6, S7): pick up the object somewhere in a maze of small rooms.
-class FindObj : public RuledLevel<FindObj> {
+class FindObj
+    : public RuledLevel<
+          FindObj, RoomRule{.room_size = 5, .least_rows = 2, .least_cols = 2}> {
  public:
-  static constexpr RoomRule kRule{
-      .room_size = 5, .least_rows = 2, .least_cols = 2};
   static void CheckOptions(const Config& config) {
     // minigrid draws the object's room column among the rows and its row
     // among the columns
@@ -211,9 +200,8 @@ class FindObj : public RuledLevel<FindObj> {
     }
   }
   explicit FindObj(const Config& config)
-      : RuledLevel(config, kRule,
-                   20 * config.Get<std::int64_t>("room_size") *
-                       config.Get<std::int64_t>("room_size")) {}
+      : RuledLevel(config, 20 * config.Get<std::int64_t>("room_size") *
+                               config.Get<std::int64_t>("room_size")) {}
 
  protected:
   void GenMission() override {
@@ -228,15 +216,15 @@ class FindObj : public RuledLevel<FindObj> {
 
 // KeyCorridor: pick up the object behind a locked door off a corridor; the
 // key is in a room on the other side.
-class BabyKeyCorridor : public RuledLevel<BabyKeyCorridor> {
+class BabyKeyCorridor
+    : public RuledLevel<BabyKeyCorridor,
+                        RoomRule{.room_size = 6, .least_cols = 3}> {
  public:
-  static constexpr RoomRule kRule{.room_size = 6, .least_cols = 3};
   static Config OwnOptions() { return {{"obj_type", std::string("ball")}}; }
   static void CheckOptions(const Config& config) { ObjTypeOption(config); }
   explicit BabyKeyCorridor(const Config& config)
-      : RuledLevel(config, kRule,
-                   30 * config.Get<std::int64_t>("room_size") *
-                       config.Get<std::int64_t>("room_size")),
+      : RuledLevel(config, 30 * config.Get<std::int64_t>("room_size") *
+                               config.Get<std::int64_t>("room_size")),
         obj_type_(ObjTypeOption(config)) {}
 
  protected:
@@ -271,10 +259,9 @@ class BabyKeyCorridor : public RuledLevel<BabyKeyCorridor> {
 };
 
 // OneRoomS8 (S12, S16, S20): pick up the ball in a room.
-class OneRoom : public RuledLevel<OneRoom> {
+class OneRoom : public RuledLevel<OneRoom, kOneRoom> {
  public:
-  static constexpr RoomRule kRule = kOneRoom;
-  explicit OneRoom(const Config& config) : RuledLevel(config, kRule) {}
+  using RuledLevel::RuledLevel;
 
  protected:
   void GenMission() override {
