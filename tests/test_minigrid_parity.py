@@ -78,6 +78,21 @@ def _drop_chance(env: Any) -> float:
     return 0.5
 
 
+def same_step(
+    counts: dict[str, int], where: str, got: tuple[Any, Any, Any], ref: tuple[Any, Any, Any]
+) -> bool:
+    """Asserts envpool's (reward, terminated, truncated) equal minigrid's, counts
+    minigrid's, and says whether its episode ended."""
+    ref_reward, ref_term, ref_trunc = ref
+    assert got[0] == ref_reward, where
+    assert got[1] == ref_term, where
+    assert got[2] == ref_trunc, where
+    counts["terminated"] += int(ref_term)
+    counts["truncated"] += int(ref_trunc)
+    counts["rewarded"] += int(ref_reward > 0)
+    return bool(ref_term or ref_trunc)
+
+
 def lockstep(
     task_id: str, seed: int, steps: int, options: dict[str, Any], interact: bool = False
 ) -> dict[str, int]:
@@ -110,13 +125,12 @@ def lockstep(
                     ref_reward, ref_term, ref_trunc = 0.0, False, False
                 else:
                     ref_obs[i], ref_reward, ref_term, ref_trunc, _ = ref.step(int(actions[i]))
-                assert reward[i] == ref_reward, where
-                assert terminated[i] == ref_term, where
-                assert truncated[i] == ref_trunc, where
-                done[i] = bool(ref_term or ref_trunc)
-                counts["terminated"] += int(ref_term)
-                counts["truncated"] += int(ref_trunc)
-                counts["rewarded"] += int(ref_reward > 0)
+                done[i] = same_step(
+                    counts,
+                    where,
+                    (reward[i], terminated[i], truncated[i]),
+                    (ref_reward, ref_term, ref_trunc),
+                )
     finally:
         env.close()
         for ref in refs:
