@@ -11,6 +11,10 @@
 # ENVPOOL_DMC_INCLUDE_DIR (where domain_list.h is).
 set(ENVPOOL_DMC_UNITS 2 CACHE STRING
   "Translation units the DMC domains are registered in (more: a faster build on many cores)")
+if(NOT ENVPOOL_DMC_UNITS MATCHES "^[1-9][0-9]*$")
+  message(FATAL_ERROR "ENVPOOL_DMC_UNITS must be a whole number of at least 1, got "
+    "'${ENVPOOL_DMC_UNITS}'")
+endif()
 file(GLOB _envpool_dmc_headers CONFIGURE_DEPENDS
   ${CMAKE_CURRENT_LIST_DIR}/domains/*.h)
 list(SORT _envpool_dmc_headers)
