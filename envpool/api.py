@@ -155,10 +155,8 @@ def make(
     if render_mode == "ansi" and not env_cls.can_render_ansi:
         hint = " (it renders frames: use render_mode='rgb_array')" if env_cls.can_render else ""
         raise ValueError(f"{task_id} has no text rendering{hint}; leave render_mode=None")
-    options = _resolve_options(task, env_cls, task.default_options(), task_options)
-    if "render_particles" in env_cls.default_config() and "render_particles" not in options:
-        # decorations simulated only for frames (LunarLander's exhaust particles)
-        options["render_particles"] = render_mode == "rgb_array"
+    defaults = {**task.default_options(), **task.render_defaults(render_mode)}
+    options = _resolve_options(task, env_cls, defaults, task_options)
     native = pool_options.native(values, task.max_episode_steps)
     pool = env_cls(options, native)
     try:

@@ -46,6 +46,9 @@ class TaskSpec:
     """``"module:function"`` that draws a frame, ``function(rendered, spec)``, from what the
     env's C++ ``Render`` writes (a scene, not pixels: mpe2's tasks); None: that is the
     frame."""
+    render_options: Callable[[str | None], Mapping[str, Any]] | None = None
+    """More default options for a pool made with a render mode (``None`` included): what
+    changes only the frames (LunarLander's exhaust particles, the Box2D frames' pygame)."""
 
     def convert_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """The user's options in the types the env's config takes."""
@@ -55,6 +58,10 @@ class TaskSpec:
         """The task's option overrides, the hook's included."""
         hooked = self.option_hook() if self.option_hook is not None else {}
         return {**self.options, **hooked}
+
+    def render_defaults(self, render_mode: str | None) -> dict[str, Any]:
+        """The option defaults ``render_options`` gives for ``render_mode``."""
+        return dict(self.render_options(render_mode)) if self.render_options else {}
 
     def render_fps(self, config: Mapping[str, Any]) -> int | None:
         """The ``metadata["render_fps"]`` of a pool made with ``config``."""
@@ -131,6 +138,7 @@ def task(
     class_for: Callable[[Mapping[str, Any]], str] | None = None,
     extra_options: Mapping[str, Any] | None = None,
     frame_drawer: str | None = None,
+    render_options: Callable[[str | None], Mapping[str, Any]] | None = None,
     **options: Any,
 ) -> TaskSpec:
     """One row of a family's task table (``register_family``): ``task_id``, served by
@@ -147,7 +155,8 @@ def task(
     user's options (for an option that changes the C++ class); ``extra_options`` names
     the options that ``convert_options`` consumes itself, with their defaults;
     ``frame_drawer`` (``"module:function"``), if given, draws the frames in Python from
-    what the env's ``Render`` writes.
+    what the env's ``Render`` writes; ``render_options(render_mode)``, if given, supplies
+    option defaults that depend on the render mode.
     """
     if not isinstance(task_id, str) or not task_id:
         raise ValueError("task_id must be a non-empty string")
@@ -167,6 +176,7 @@ def task(
         convert_options,
         dict(extra_options or {}),
         frame_drawer,
+        render_options,
     )
 
 

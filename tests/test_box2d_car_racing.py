@@ -134,16 +134,17 @@ def test_a_pygame_that_draws_otherwise_is_refused(monkeypatch):
     """A pygame whose drawing matches neither verified one gets a message naming
     them and the fix, not a wrong frame."""
     import envpool._box2d as box2d
+    from envpool.families.box2d import pygame_rules
     from envpool.families.box2d import score_font as box2d_score_font
 
-    real = box2d_score_font.draw_with_pygame
+    real = pygame_rules.draw_with_pygame
 
     def off_by_one(*args):
         pixels = real(*args).copy()
         pixels[3, 5, 1] ^= 1
         return pixels
 
-    monkeypatch.setattr(box2d_score_font, "draw_with_pygame", off_by_one)
+    monkeypatch.setattr(pygame_rules, "draw_with_pygame", off_by_one)
     with pytest.raises(RuntimeError) as raised:
         box2d_score_font.check_drawing(box2d, pygame)
     message = str(raised.value)

@@ -13,6 +13,7 @@ lander's motion bit for bit gymnasium's.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -30,13 +31,12 @@ pytest.importorskip("pygame", reason="gymnasium's Box2D frames are drawn with py
 from gymnasium.envs.box2d.bipedal_walker import BipedalWalkerHeuristics
 from gymnasium.envs.box2d.lunar_lander import heuristic as lander_heuristic
 
-# LunarLander's and BipedalWalker's frames follow pygame 2.6.1, whose draw.aalines,
-# draw.polygon and draw.line pygame-ce changed (docs/box2d.md); CarRacing's follow
-# either (tests/test_box2d_car_racing.py).
-pytestmark = pytest.mark.skipif(
-    bool(getattr(pytest.importorskip("pygame"), "IS_CE", False)),
-    reason="LunarLander's and BipedalWalker's frames are pygame 2.6.1's, not pygame-ce's",
-)
+from envpool.families.box2d import pygame_rules
+
+# gymnasium draws with the installed pygame: pygame 2.6.1 and pygame-ce 2.5.8 draw
+# polygons, lines and aalines by different rules (docs/box2d.md). CI runs this file
+# under both (.ci/run's tests and pygame-ce steps).
+PYGAME_CE = bool(getattr(pytest.importorskip("pygame"), "IS_CE", False))
 
 NUMPY_1 = np.lib.NumpyVersion(np.__version__) < "2.0.0"
 
@@ -233,3 +233,55 @@ def test_lander_particles_follow_the_render_mode(
 ) -> None:
     with envpool.make("LunarLander-v3", num_envs=1, render_mode=render_mode, **options) as pool:
         assert pool.spec.config["render_particles"] is expected
+
+
+@pytest.mark.parametrize("task", ["LunarLander-v3", "BipedalWalker-v3"])
+def test_frames_follow_the_installed_pygame(task: str) -> None:
+    with envpool.make(task, num_envs=1, render_mode="rgb_array") as pool:
+        assert pool.spec.config["pygame_ce"] is PYGAME_CE
+    # a pool that renders no frames keeps the env's default, pygame-ce's rules
+    with envpool.make(task, num_envs=1) as pool:
+        assert pool.spec.config["pygame_ce"] is True
+
+
+@pytest.mark.parametrize("task", ["LunarLander-v3", "BipedalWalker-v3"])
+def test_the_other_pygames_frames_differ_from_gymnasiums(task: str) -> None:
+    # The option decides pixels: drawn by the other pygame's rules, the frame is not
+    # gymnasium's (the lander's outline and flag pole, the walker's hull and legs).
+    ref = gym.make(task, render_mode="rgb_array")
+    ref.reset(seed=4)
+    for kwargs in ({}, {"pygame_ce": not PYGAME_CE}):
+        with envpool.make(task, num_envs=1, seed=4, render_mode="rgb_array", **kwargs) as pool:
+            pool.reset()
+            problem = frame_difference(pool.render()[0], ref.render())
+        if kwargs:
+            assert problem is not None, "the other pygame's rules drew the same frame"
+        else:
+            assert problem is None, problem
+    ref.close()
+
+
+def test_without_pygame_the_frames_are_pygame_ces(monkeypatch: pytest.MonkeyPatch) -> None:
+    # what pip install "gymnasium[box2d]" would bring
+    monkeypatch.setattr(pygame_rules, "installed_pygame", lambda: None)
+    with envpool.make("LunarLander-v3", num_envs=1, render_mode="rgb_array") as pool:
+        assert pool.spec.config["pygame_ce"] is True
+
+
+def test_an_unverified_pygame_that_draws_otherwise_warns(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = pygame_rules.draw_with_pygame
+
+    def off_by_one(*args: Any) -> np.ndarray:
+        pixels = real(*args).copy()
+        pixels[3, 5, 1] ^= 1
+        return pixels
+
+    monkeypatch.setattr(pygame_rules, "_checked_frames", False)
+    monkeypatch.setattr(pygame_rules, "pygame_name", lambda _pygame: "pygame 9.9.9")
+    monkeypatch.setattr(pygame_rules, "draw_with_pygame", off_by_one)
+    with pytest.warns(RuntimeWarning, match=r"installed pygame 9\.9\.9 draws them differently"):
+        envpool.make("BipedalWalker-v3", num_envs=1, render_mode="rgb_array").close()
+    # once per process
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        envpool.make("BipedalWalker-v3", num_envs=1, render_mode="rgb_array").close()

@@ -1,12 +1,10 @@
 """The C++ canvas behind the Box2D frames draws exactly what pygame 2.6.1 draws, and
-what pygame-ce 2.5.8 draws for the calls CarRacing makes.
+what pygame-ce 2.5.8 draws, for the calls gymnasium's Box2D renderers make.
 
 Every case replays the same commands with the installed pygame (on a pygame.Surface,
 as gymnasium's renderers do) and with ``envpool._box2d._draw_commands`` (by
 pygame-ce's rules when the installed pygame is pygame-ce), then requires identical
-pixels. CI runs this file under both (.ci/run's tests and pygame-ce steps); under
-pygame-ce, the draw.aalines cases are skipped: only LunarLander and BipedalWalker use
-it, and their frames follow pygame 2.6.1.
+pixels. CI runs this file under both (.ci/run's tests and pygame-ce steps).
 """
 
 from __future__ import annotations
@@ -23,16 +21,11 @@ import pygame
 import pytest
 
 from envpool import _box2d
-from envpool.families.box2d import score_font
+from envpool.families.box2d import pygame_rules
 
 Command = tuple[Any, ...]
 
 PYGAME_CE = bool(getattr(pygame, "IS_CE", False))
-pygame_2_6_only = pytest.mark.skipif(
-    PYGAME_CE,
-    reason="pygame-ce draws aalines by other rules; envpool draws them as pygame 2.6.1 "
-    "(LunarLander and BipedalWalker only)",
-)
 
 
 def draw_with_canvas(width: int, height: int, commands: list[Command]) -> np.ndarray:
@@ -45,7 +38,7 @@ def _pygame_initialised() -> None:
 
 
 def draw_with_pygame(width: int, height: int, commands: list[Command]) -> np.ndarray:
-    return score_font.draw_with_pygame(pygame, width, height, commands)
+    return pygame_rules.draw_with_pygame(pygame, width, height, commands)
 
 
 def assert_same(width: int, height: int, commands: list[Command]) -> None:
@@ -181,35 +174,43 @@ def test_lines_match() -> None:
     assert_same(W, H, commands)
 
 
-@pygame_2_6_only
-def test_aalines_match() -> None:
-    rng = np.random.default_rng(5)
+# pygame-ce reads past its buffer for an aalines of two points (its first segment's
+# turn test looks at a third point), so its polylines here have three or more.
+FEWEST_AALINES_POINTS = 3 if PYGAME_CE else 2
+
+
+@pytest.mark.parametrize("whole", [False, True], ids=["fractional", "whole-pixel"])
+def test_aalines_match(whole: bool) -> None:
+    # pygame-ce leaves out a segment's end pixels unless its vertex lies on whole
+    # pixel coordinates, and draws them anyway where the polyline turns between steep
+    # and shallow: both kinds of vertex, open and closed, many turns.
+    rng = np.random.default_rng(5 + whole)
     commands: list[Command] = [("fill", (30, 40, 50))]
-    for _ in range(60):
-        points = random_points(rng, int(rng.integers(2, 6)), -20, W + 20, H + 20)
+    for _ in range(80):
+        points = random_points(
+            rng, int(rng.integers(FEWEST_AALINES_POINTS, 7)), -20, W + 20, H + 20
+        )
+        if whole:
+            points = [(float(round(x)), float(round(y))) for x, y in points]
         commands.append(("aalines", random_color(rng), bool(rng.integers(2)), points))
-    commands.append(("aalines", (9, 9, 9), False, [(3.2, 3.2), (3.20001, 3.2)]))
-    commands.append(("aalines", (9, 9, 9), False, [(-1e7, 3.0), (1e7, 40.0)]))
+    end = [] if FEWEST_AALINES_POINTS == 2 else [(30.0, 30.5)]
+    commands.append(("aalines", (9, 9, 9), False, [(3.2, 3.2), (3.20001, 3.2), *end]))
+    commands.append(("aalines", (9, 9, 9), False, [(-1e7, 3.0), (1e7, 40.0), *end]))
+    commands.append(("aalines", (9, 9, 9), True, [(5.0, 5.0), (40.0, 9.0), (44.0, 38.0)]))
     assert_same(W, H, commands)
 
 
-@pygame_2_6_only
-def test_aaline_is_aalines_of_two_points() -> None:
-    # BipedalWalker draws its terrain edges and flag pole with pygame.draw.aaline,
-    # which pygame draws as the one segment of aalines([a, b], closed=False): the
-    # canvas's aalines stands for it. Vertical segments (the pole) included.
+def test_aaline_matches() -> None:
+    # BipedalWalker draws its terrain edges and flag pole with pygame.draw.aaline.
+    # Vertical segments (the pole) included.
     rng = np.random.default_rng(8)
     segments = [random_points(rng, 2, -20, W + 20, H + 20) for _ in range(60)]
     segments += [[(14.0, 6.6), (14.0, 36.6)], [(20.5, -3.0), (20.5, 60.0)], [(2.0, 9.0)] * 2]
-    surf = pygame.Surface((W, H))
-    surf.fill((30, 40, 50))
     commands: list[Command] = [("fill", (30, 40, 50))]
     for i, (start, end) in enumerate(segments):
         color = ((i * 37) % 256, (i * 91) % 256, 255 - i)
-        pygame.draw.aaline(surf, color, start, end)
-        commands.append(("aalines", color, False, [start, end]))
-    expected = np.transpose(np.array(pygame.surfarray.pixels3d(surf)), (1, 0, 2))
-    np.testing.assert_array_equal(draw_with_canvas(W, H, commands), expected)
+        commands.append(("aaline", color, start, end))
+    assert_same(W, H, commands)
 
 
 def test_flip_matches() -> None:
@@ -288,8 +289,7 @@ def test_random_command_mix_matches() -> None:
                 commands.append(("lines", color, closed, points, int(rng.integers(1, 6))))
             elif kind == 6:
                 closed = bool(rng.integers(2))
-                if not PYGAME_CE:  # aalines follow pygame 2.6.1 only
-                    commands.append(("aalines", color, closed, points))
+                commands.append(("aalines", color, closed, points))
             else:
                 commands.append(("flip",))
         if rng.random() < 0.3:
@@ -297,7 +297,6 @@ def test_random_command_mix_matches() -> None:
         assert_same(w, h, commands)
 
 
-@pygame_2_6_only
 def test_lunar_lander_like_frame_matches() -> None:
     # The drawing order of gymnasium's LunarLander.render on its 600x400 surface.
     rng = np.random.default_rng(9)

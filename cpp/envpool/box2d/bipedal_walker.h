@@ -42,7 +42,11 @@ class BipedalWalker {
  public:
   using Action = std::span<const float>;
 
-  static Config DefaultConfig() { return {{"hardcore", false}}; }
+  // pygame_ce: draw frames by pygame-ce's rules, which gymnasium[box2d]
+  // installs, or else by pygame 2.6.1's (make() follows the installed pygame).
+  static Config DefaultConfig() {
+    return {{"hardcore", false}, {"pygame_ce", true}};
+  }
 
   static EnvSpec Spec(const Config& /*config*/) {
     constexpr double kPi = std::numbers::pi;
@@ -61,7 +65,9 @@ class BipedalWalker {
   }
 
   explicit BipedalWalker(const Config& config)
-      : hardcore_(config.Get<bool>("hardcore")) {
+      : hardcore_(config.Get<bool>("hardcore")),
+        flavour_(config.Get<bool>("pygame_ce") ? PygameFlavour::kPygameCe
+                                               : PygameFlavour::kPygame) {
     InitializeBox2DStatics();
     world_ = std::make_unique<b2World>(b2Vec2(0.0f, -10.0f));
   }
@@ -111,6 +117,7 @@ class BipedalWalker {
     lidar_render_ = (lidar_render_ + 1) % 100;
     bipedal_walker_render::Scene scene;
     scene.scroll = scroll_;
+    scene.flavour = flavour_;
     scene.clouds = clouds_;
     scene.terrain_polys = terrain_polys_;
     const int i = lidar_render_;
@@ -590,6 +597,7 @@ class BipedalWalker {
   }
 
   bool hardcore_;
+  PygameFlavour flavour_;
   NumpyRandom np_random_;
   std::unique_ptr<b2World> world_;
   ContactDetector<2> contacts_;

@@ -68,6 +68,7 @@ struct Scene {
   std::span<const TerrainPoly> terrain_polys;
   std::optional<std::array<Vec, 2>> lidar_line;  // world units
   std::vector<Shape> shapes;
+  PygameFlavour flavour = PygameFlavour::kPygameCe;  // whose draw rules
 };
 
 namespace detail {
@@ -101,7 +102,7 @@ inline void RenderScene(const Scene& scene, std::span<std::uint8_t> rgb) {
                                      {left + kViewportW, 0},
                                      {left + kViewportW, kViewportH},
                                      {left, kViewportH}}};
-  FillPolygon(canvas, sky, {215, 215, 255});
+  FillPolygon(canvas, sky, {215, 215, 255}, scene.flavour);
 
   const Color white{255, 255, 255};
   for (const Cloud& cloud : scene.clouds) {
@@ -116,7 +117,7 @@ inline void RenderScene(const Scene& scene, std::span<std::uint8_t> rgb) {
       poly[i] = {cloud.poly[i].x * kScale + scroll * kScale / 2,
                  cloud.poly[i].y * kScale};
     }
-    FillPolygon(canvas, poly, white);
+    FillPolygon(canvas, poly, white, scene.flavour);
     AaPolygon(canvas, poly, white);
   }
 
@@ -132,14 +133,14 @@ inline void RenderScene(const Scene& scene, std::span<std::uint8_t> rgb) {
     for (std::size_t i = 0; i < poly.size(); ++i) {
       scaled[i] = {poly[i].x * kScale, poly[i].y * kScale};
     }
-    FillPolygon(canvas, scaled, ground);
+    FillPolygon(canvas, scaled, ground, scene.flavour);
     AaPolygon(canvas, scaled, ground);
   }
 
   if (scene.lidar_line) {
     const auto& [p1, p2] = *scene.lidar_line;
     DrawLine(canvas, {p1.x * kScale, p1.y * kScale},
-             {p2.x * kScale, p2.y * kScale}, {255, 0, 0}, 1);
+             {p2.x * kScale, p2.y * kScale}, {255, 0, 0}, 1, scene.flavour);
   }
 
   for (const Shape& shape : scene.shapes) {
@@ -147,15 +148,14 @@ inline void RenderScene(const Scene& scene, std::span<std::uint8_t> rgb) {
     const Color color1 = detail::ToColor(shape.color1);
     const Color color2 = detail::ToColor(shape.color2);
     if (path.size() > 2) {
-      FillPolygon(canvas, path, color1);
+      FillPolygon(canvas, path, color1, scene.flavour);
       AaPolygon(canvas, path, color1);
       path.push_back(path.front());
       // pygame.draw.polygon with width 1 draws closed lines.
-      DrawLines(canvas, path, true, color2, 1);
+      DrawLines(canvas, path, true, color2, 1, scene.flavour);
       AaPolygon(canvas, path, color2);
     } else if (path.size() == 2) {
-      // pygame.draw.aaline(a, b) is pygame.draw.aalines([a, b]).
-      AaLines(canvas, path, false, color1);
+      AaLine(canvas, path[0], path[1], color1);
     }
   }
 
@@ -164,13 +164,14 @@ inline void RenderScene(const Scene& scene, std::span<std::uint8_t> rgb) {
   const double flag_x = kTerrainStep * 3 * kScale;
   const Color black{0, 0, 0};
   const std::array<Point, 2> pole = {{{flag_x, flag_y1}, {flag_x, flag_y2}}};
-  AaLines(canvas, pole, false, black);
+  AaLine(canvas, pole[0], pole[1], black);
   const std::array<Point, 4> flag = {{{flag_x, flag_y2},
                                       {flag_x, flag_y2 - 10},
                                       {flag_x + 25, flag_y2 - 5},
                                       {flag_x, flag_y2}}};
-  FillPolygon(canvas, std::span<const Point>(flag).first(3), {230, 51, 0});
-  DrawLines(canvas, flag, false, black, 1);
+  FillPolygon(canvas, std::span<const Point>(flag).first(3), {230, 51, 0},
+              scene.flavour);
+  DrawLines(canvas, flag, false, black, 1, scene.flavour);
 
   canvas.FlipVertical();
 

@@ -54,11 +54,14 @@ class LunarLanderEnv {
   // gymnasium's options, and render_particles: simulate the engines' exhaust
   // particles as gymnasium does when it renders, so that rgb_array frames
   // show them (make() sets it for render_mode="rgb_array"; it does not change
-  // the lander's motion).
+  // the lander's motion); pygame_ce: draw frames by pygame-ce's rules, which
+  // gymnasium[box2d] installs, or else by pygame 2.6.1's (make() follows the
+  // installed pygame).
   static Config DefaultConfig() {
     return {{"continuous", kContinuous}, {"gravity", -10.0},
             {"enable_wind", false},      {"wind_power", 15.0},
-            {"turbulence_power", 1.5},   {"render_particles", false}};
+            {"turbulence_power", 1.5},   {"render_particles", false},
+            {"pygame_ce", true}};
   }
 
   static EnvSpec Spec(const Config& config) {
@@ -80,7 +83,9 @@ class LunarLanderEnv {
         enable_wind_(config.Get<bool>("enable_wind")),
         wind_power_(config.Get<double>("wind_power")),
         turbulence_power_(config.Get<double>("turbulence_power")),
-        render_particles_(config.Get<bool>("render_particles")) {
+        render_particles_(config.Get<bool>("render_particles")),
+        flavour_(config.Get<bool>("pygame_ce") ? PygameFlavour::kPygameCe
+                                               : PygameFlavour::kPygame) {
     Check(config);
     InitializeBox2DStatics();
   }
@@ -149,6 +154,7 @@ class LunarLanderEnv {
     scene.helipad_x1 = helipad_x1_;
     scene.helipad_x2 = helipad_x2_;
     scene.helipad_y = helipad_y_;
+    scene.flavour = flavour_;
     if (world_) {
       for (const Particle& p : particles_) {
         AddShapes(p.body, p.color, p.color, scene.shapes);
@@ -556,6 +562,7 @@ class LunarLanderEnv {
   double wind_power_;
   double turbulence_power_;
   bool render_particles_;
+  PygameFlavour flavour_;
   NumpyRandom np_random_;
   ContactDetector<2> contacts_;
   std::unique_ptr<b2World> world_;

@@ -38,6 +38,7 @@ struct Scene {
   double helipad_x1 = 0.0;    // world units
   double helipad_x2 = 0.0;
   double helipad_y = 0.0;
+  PygameFlavour flavour = PygameFlavour::kPygameCe;  // whose draw rules
 };
 
 // Draws `scene` into `canvas` (600 x 400) as gymnasium's render() does, the
@@ -50,7 +51,7 @@ inline void RenderScene(const Scene& scene, Canvas& canvas) {
     for (std::size_t i = 0; i < poly.size(); ++i) {
       scaled[i] = {poly[i].x * kScale, poly[i].y * kScale};
     }
-    FillPolygon(canvas, scaled, black);
+    FillPolygon(canvas, scaled, black, scene.flavour);
     AaPolygon(canvas, scaled, black);
   }
 
@@ -60,9 +61,9 @@ inline void RenderScene(const Scene& scene, Canvas& canvas) {
       FillCircle(canvas, shape.center, shape.radius, shape.color1);
       FillCircle(canvas, shape.center, shape.radius, shape.color2);
     } else {
-      FillPolygon(canvas, shape.path, shape.color1);
+      FillPolygon(canvas, shape.path, shape.color1, scene.flavour);
       AaPolygon(canvas, shape.path, shape.color1);
-      AaLines(canvas, shape.path, true, shape.color2);
+      AaLines(canvas, shape.path, true, shape.color2, scene.flavour);
     }
     // gymnasium draws the helipad's flags after every fixture; the
     // anti-aliased edges blend again each time.
@@ -70,10 +71,11 @@ inline void RenderScene(const Scene& scene, Canvas& canvas) {
       const double x = helipad_x * kScale;
       const double flag_y1 = scene.helipad_y * kScale;
       const double flag_y2 = flag_y1 + 50;
-      DrawLine(canvas, {x, flag_y1}, {x, flag_y2}, {255, 255, 255}, 1);
+      DrawLine(canvas, {x, flag_y1}, {x, flag_y2}, {255, 255, 255}, 1,
+               scene.flavour);
       const std::array<Point, 3> flag = {
           {{x, flag_y2}, {x, flag_y2 - 10}, {x + 25, flag_y2 - 5}}};
-      FillPolygon(canvas, flag, flag_color);
+      FillPolygon(canvas, flag, flag_color, scene.flavour);
       AaPolygon(canvas, flag, flag_color);
     }
   }

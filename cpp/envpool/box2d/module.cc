@@ -90,7 +90,10 @@ py::array_t<std::uint8_t> DrawCommands(int width, int height,
                 ToColor(command[1]), command[4].cast<int>(), flavour);
     } else if (name == "aalines") {
       AaLines(canvas, ToPoints(command[3]), command[2].cast<bool>(),
-              ToColor(command[1]));
+              ToColor(command[1]), flavour);
+    } else if (name == "aaline") {
+      AaLine(canvas, ToPoint(command[2]), ToPoint(command[3]),
+             ToColor(command[1]));
     } else if (name == "pixels") {
       // Replaces the whole canvas with an (height, width, 3) uint8 image.
       auto image =

@@ -1,5 +1,7 @@
-// pygame.draw.aalines (blend on) as draw.c (pygame 2.6.1) draws it: a
+// pygame.draw.aaline(s) (blend on) as draw.c (pygame 2.6.1) draws them: a
 // Wu-style anti-aliased line in float maths, clipped to the surface.
+// pygame-ce's aalines leave out some end pixels (pygame_ce_aalines.h), which
+// the same line routine takes as AaLineEnds.
 #ifndef ENVPOOL_BOX2D_PYGAME_AALINES_H_
 #define ENVPOOL_BOX2D_PYGAME_AALINES_H_
 
@@ -35,8 +37,19 @@ inline void BlendPixel(Canvas& canvas, int x, int y, Color c,
 
 inline int FloatToInt(float v) { return TruncateFloatToInt(v); }
 
+// Which end pixel columns a line draws. The ends are the line's own after it
+// is turned to run left to right (top to bottom if steep), not the caller's.
+// pygame 2.6.1 draws both; pygame-ce's aalines skip them where the polyline
+// goes on, but draw them anyway (and, for a skipped first end, its column a
+// second time) where it turns between steep and shallow (`extra`).
+struct AaLineEnds {
+  bool skip_first = false;
+  bool skip_second = false;
+  bool extra = false;
+};
+
 inline void AaLineFloat(Canvas& canvas, float from_x, float from_y, float to_x,
-                        float to_y, Color c) {
+                        float to_y, Color c, AaLineEnds ends = {}) {
   float dx = to_x - from_x;
   float dy = to_y - from_y;
   if (std::fabs(static_cast<double>(dx)) < 0.0001 &&
@@ -121,14 +134,19 @@ inline void AaLineFloat(Canvas& canvas, float from_x, float from_y, float to_x,
   int x_pixel_start = FloatToInt(from_x);
   float intersect_y =
       from_y + gradient * (static_cast<float>(x_pixel_start) - from_x);
-  if (to_x > clip_left + 1.0F) {
+  if ((!ends.skip_first || ends.extra) && to_x > clip_left + 1.0F) {
     plot_end(x_pixel_start, intersect_y,
              static_cast<float>(1 + x_pixel_start) - from_x);
     intersect_y += gradient;
     x_pixel_start = W(static_cast<std::int64_t>(x_pixel_start) + 1);
   }
+  if (ends.skip_first) {
+    x_pixel_start = TruncateToInt(std::ceil(static_cast<double>(from_x)));
+    intersect_y =
+        from_y + gradient * (static_cast<float>(x_pixel_start) - from_x);
+  }
   int x_pixel_end = TruncateToInt(std::ceil(static_cast<double>(to_x)));
-  if (from_x < clip_right - 1.0F) {
+  if ((!ends.skip_second || ends.extra) && from_x < clip_right - 1.0F) {
     plot_end(
         x_pixel_end, to_y + gradient * (static_cast<float>(x_pixel_end) - to_x),
         static_cast<float>(1 - static_cast<std::int64_t>(x_pixel_end)) + to_x);
@@ -151,18 +169,23 @@ inline void AaLineFloat(Canvas& canvas, float from_x, float from_y, float to_x,
 
 }  // namespace pygame_detail
 
-// pygame.draw.aalines(surf, c, closed, points) (blend on): coordinates
-// narrowed to float, draw.c's Wu-style line with float maths.
+// pygame.draw.aaline(surf, c, a, b) (blend on, width 1), the same in pygame
+// 2.6.1 and pygame-ce 2.5.8: coordinates narrowed to float.
+inline void AaLine(Canvas& canvas, Point a, Point b, Color c) {
+  pygame_detail::AaLineFloat(canvas, static_cast<float>(a.x),
+                             static_cast<float>(a.y), static_cast<float>(b.x),
+                             static_cast<float>(b.y), c);
+}
+
+// pygame.draw.aalines(surf, c, closed, points) (blend on) as pygame 2.6.1
+// draws it: each segment a whole aaline.
 inline void AaLines(Canvas& canvas, std::span<const Point> points, bool closed,
                     Color c) {
   if (points.size() < 2) {
     return;
   }
-  pygame_detail::ForEachSegment(points, closed, [&](Point a, Point b) {
-    pygame_detail::AaLineFloat(canvas, static_cast<float>(a.x),
-                               static_cast<float>(a.y), static_cast<float>(b.x),
-                               static_cast<float>(b.y), c);
-  });
+  pygame_detail::ForEachSegment(
+      points, closed, [&](Point a, Point b) { AaLine(canvas, a, b, c); });
 }
 
 }  // namespace envpool::box2d

@@ -1,11 +1,12 @@
-// pygame.draw.polygon (filled) and pygame.draw.line(s) as
-// pygame-ce 2.5.8 draws them, where its draw.c parts from pygame 2.6.1's:
-// the polygon fill rounds each edge crossing in float, down for the first of
-// a pair and up for the second (pre-sort order), and a triangle has its own
-// slope-walking fill; a line is Bresenham over the whole segment (thick ones
-// with spans centred on it), not clipped first. gymnasium's CarRacing frames
-// differ between the two pygames here (and in the score's font, read from the
-// installed pygame at run time).
+// pygame.draw.polygon (filled) and pygame.draw.line(s) as pygame-ce 2.5.8
+// draws them, where its draw.c parts from pygame 2.6.1's: the polygon fill
+// rounds each edge crossing in float, down for the first of a pair and up for
+// the second (pre-sort order), and a triangle has its own slope-walking fill;
+// a line is Bresenham over the whole segment (thick ones with spans centred on
+// it), not clipped first. PygameFlavour picks one pygame's rules for every
+// call that differs (these, and aalines: pygame_ce_aalines.h). gymnasium's
+// Box2D frames differ between the two pygames there (CarRacing's also in the
+// score's font, read from the installed pygame at run time).
 #ifndef ENVPOOL_BOX2D_PYGAME_CE_DRAW_H_
 #define ENVPOOL_BOX2D_PYGAME_CE_DRAW_H_
 
@@ -17,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "envpool/box2d/pygame_aalines.h"
+#include "envpool/box2d/pygame_ce_aalines.h"
 #include "envpool/box2d/pygame_lines.h"
 #include "envpool/box2d/pygame_polygon_fill.h"
 #include "envpool/box2d/pygame_surface.h"
@@ -235,8 +238,8 @@ inline void DrawLineCe(Canvas& canvas, Point a, Point b, Color c,
   }
 }
 
-// Which pygame's rules the calls that differ follow: the one installed, as
-// envpool/box2d_score_font.py finds it.
+// Which pygame's rules the calls that differ follow: the installed one's, as
+// envpool/families/box2d/pygame_rules.py finds it.
 enum class PygameFlavour : std::uint8_t { kPygame, kPygameCe };
 
 inline void FillPolygon(Canvas& canvas, std::span<const Point> points, Color c,
@@ -248,6 +251,26 @@ inline void FillPolygon(Canvas& canvas, std::span<const Point> points, Color c,
   }
 }
 
+// pygame.draw.line(surf, c, a, b, width) by `flavour`'s rules.
+inline void DrawLine(Canvas& canvas, Point a, Point b, Color c, int width,
+                     PygameFlavour flavour) {
+  if (flavour == PygameFlavour::kPygameCe) {
+    DrawLineCe(canvas, a, b, c, width);
+  } else {
+    DrawLine(canvas, a, b, c, width);
+  }
+}
+
+// pygame.draw.aalines(surf, c, closed, points) by `flavour`'s rules.
+inline void AaLines(Canvas& canvas, std::span<const Point> points, bool closed,
+                    Color c, PygameFlavour flavour) {
+  if (flavour == PygameFlavour::kPygameCe) {
+    AaLinesCe(canvas, points, closed, c);
+  } else {
+    AaLines(canvas, points, closed, c);
+  }
+}
+
 // pygame.draw.lines(surf, c, closed, points, width), each segment drawn as
 // `flavour`'s draw.line draws it.
 inline void DrawLines(Canvas& canvas, std::span<const Point> points,
@@ -256,11 +279,7 @@ inline void DrawLines(Canvas& canvas, std::span<const Point> points,
     return;
   }
   pygame_detail::ForEachSegment(points, closed, [&](Point a, Point b) {
-    if (flavour == PygameFlavour::kPygameCe) {
-      DrawLineCe(canvas, a, b, c, width);
-    } else {
-      DrawLine(canvas, a, b, c, width);
-    }
+    DrawLine(canvas, a, b, c, width, flavour);
   });
 }
 

@@ -6,16 +6,18 @@
 //   pygame_surface.h       the canvas, fill/rect/flip, C number conversions
 //   pygame_polygon_fill.h  draw.polygon and gfxdraw.filled_polygon
 //   pygame_lines.h         draw.line and draw.lines
-//   pygame_aalines.h       draw.aalines
+//   pygame_aalines.h       draw.aaline and draw.aalines
 //   pygame_gfx_aapolygon.h gfxdraw.aapolygon
 //   pygame_circle.h        draw.circle (filled)
 //   pygame_smoothscale.h   transform.smoothscale
 //   pygame_ce_draw.h       draw.polygon and draw.line(s) as pygame-ce 2.5.8
 //                          draws them (where it differs from pygame 2.6.1)
+//   pygame_ce_aalines.h    draw.aalines as pygame-ce 2.5.8 draws it
 #ifndef ENVPOOL_BOX2D_PYGAME_DRAW_H_
 #define ENVPOOL_BOX2D_PYGAME_DRAW_H_
 
 #include "envpool/box2d/pygame_aalines.h"
+#include "envpool/box2d/pygame_ce_aalines.h"
 #include "envpool/box2d/pygame_ce_draw.h"
 #include "envpool/box2d/pygame_circle.h"
 #include "envpool/box2d/pygame_gfx_aapolygon.h"

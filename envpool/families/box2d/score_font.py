@@ -11,7 +11,7 @@ CarRacing therefore needs pygame, as gymnasium's CarRacing does.
 pygame 2.6 and pygame-ce (which gymnasium 1.4's extras install; it replaces the
 ``pygame`` module) render the font differently and fill polygons and draw thick lines
 by different rules, so gymnasium's frames differ between them. The C++ canvas follows
-either (cpp/envpool/box2d/pygame_ce_draw.h), picked here from ``pygame.IS_CE``. Before
+either (pygame_rules.py), picked here from ``pygame.IS_CE``. Before
 the first env is made, a few drawing calls of the kinds CarRacing makes are drawn with
 the installed pygame and with envpool's canvas; a pygame whose drawing differs from
 both verified ones is refused with a message that names them.
@@ -25,10 +25,15 @@ from typing import Any
 
 import numpy as np
 
+from envpool.families.box2d.pygame_rules import (
+    VERIFIED_PYGAMES,
+    draws_alike,
+    is_pygame_ce,
+    pygame_name,
+)
+
 CHARACTERS = "0123456789-"
 FONT_SIZE = 42
-# The pygames whose CarRacing frames envpool's are tested equal to, frame for frame.
-VERIFIED_PYGAMES = ("pygame 2.6.1", "pygame-ce 2.5.8")
 
 _installed = False
 
@@ -150,16 +155,6 @@ def font_data() -> dict[str, Any]:
     return {"height": height, "glyphs": glyphs, "kerning": kerning}
 
 
-def is_pygame_ce(pygame: Any) -> bool:
-    """Whether the ``pygame`` module is pygame-ce's."""
-    return bool(getattr(pygame, "IS_CE", False))
-
-
-def pygame_name(pygame: Any) -> str:
-    """ "pygame 2.6.1" or "pygame-ce 2.5.8": the installed distribution and version."""
-    return f"{'pygame-ce' if is_pygame_ce(pygame) else 'pygame'} {pygame.version.ver}"
-
-
 def probe_commands() -> list[tuple[Any, ...]]:
     """Drawing calls of the kinds CarRacing makes (``_box2d._draw_commands``'s
     command format) on a 64x48 surface, some crossing its edges."""
@@ -178,44 +173,10 @@ def probe_commands() -> list[tuple[Any, ...]]:
     return commands
 
 
-def draw_with_pygame(pygame: Any, width: int, height: int, commands: list) -> np.ndarray:
-    """``commands`` (``_box2d._draw_commands``'s format) drawn with pygame itself, as an
-    (height, width, 3) uint8 array: the reference the C++ canvas is checked against."""
-    from pygame import gfxdraw
-
-    draw = pygame.draw
-    calls = {  # called as call(surface, *the command's arguments)
-        "fill": lambda s, color: s.fill(color),
-        "rect": lambda s, color, *xywh: draw.rect(s, color, pygame.Rect(*xywh)),
-        "polygon": draw.polygon,
-        "aapolygon": lambda s, color, points: gfxdraw.aapolygon(s, points, color),
-        "filled_polygon": lambda s, color, points: gfxdraw.filled_polygon(s, points, color),
-        "circle": draw.circle,
-        "line": draw.line,
-        "lines": draw.lines,
-        "aalines": draw.aalines,
-        "pixels": lambda s, rgb: pygame.surfarray.blit_array(s, np.transpose(rgb, (1, 0, 2))),
-    }
-    surf = pygame.Surface((width, height))
-    for name, *args in commands:
-        if name == "flip":
-            surf = pygame.transform.flip(surf, False, True)
-        elif name == "smoothscale":
-            surf = pygame.transform.smoothscale(surf, (args[0], args[1]))
-        elif name in calls:
-            calls[name](surf, *args)
-        else:
-            raise ValueError(name)
-    return np.transpose(np.array(pygame.surfarray.pixels3d(surf)), (1, 0, 2))
-
-
 def check_drawing(module: Any, pygame: Any) -> None:
     """Raises if the installed pygame draws CarRacing's calls differently from the
     rules envpool follows for its flavour (pygame or pygame-ce)."""
-    commands = probe_commands()
-    expected = draw_with_pygame(pygame, 64, 48, commands)
-    got = module._draw_commands(64, 48, commands, pygame_ce=is_pygame_ce(pygame))
-    if not np.array_equal(expected, got):
+    if not draws_alike(module, pygame, probe_commands()):
         raise RuntimeError(
             f"CarRacing-v3 reproduces gymnasium's frames as {' and '.join(VERIFIED_PYGAMES)} "
             f"draw them; the installed {pygame_name(pygame)} draws them differently. "
