@@ -176,10 +176,12 @@ def make(
     if original_api:
         if env_type == "dm":
             return OriginalDmEnvPool(pool, spec)
-        return OriginalGymEnvPool(pool, spec, mode, render_mode, env_type=env_type)
+        return OriginalGymEnvPool(
+            pool, spec, mode, render_mode, env_type=env_type, frame_drawer=task.frame_drawer
+        )
     if env_type == "dm":
         return DmEnvPool(pool, spec)
-    return GymnasiumEnvPool(pool, spec, mode, render_mode)
+    return GymnasiumEnvPool(pool, spec, mode, render_mode, frame_drawer=task.frame_drawer)
 
 
 make.__doc__ = (make.__doc__ or "").replace("{pool_options}", pool_options.docs())

@@ -10,6 +10,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from envpool import spaces as envpool_spaces
 from envpool._frontend import PoolHandle, TupleObservationPool
 from envpool.errors import CallOrderError
+from envpool.frame_drawer import FrameDrawer
 from envpool.spec import EnvSpec
 
 # gymnasium's render mode -> the pool class's flag saying the env supports it
@@ -38,6 +39,7 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):  # type: ignore[misc]  # np_rando
         autoreset_mode: AutoresetMode,
         render_mode: str | None = None,
         original_api: bool = False,
+        frame_drawer: str | None = None,
     ) -> None:
         # gymnasium's Tuple observations: the same zero-copy views, as a tuple
         self._hold(TupleObservationPool(pool) if spec.tuple_observation else pool, spec)
@@ -55,6 +57,7 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):  # type: ignore[misc]  # np_rando
         if spec.render_fps is not None:
             self.metadata["render_fps"] = spec.render_fps
         self.render_mode = render_mode
+        self._frames = FrameDrawer(frame_drawer, spec)
         self.closed = False
         self._every_env_reset = False  # a masked reset needs every env's observation
 
@@ -176,7 +179,7 @@ class GymnasiumEnvPool(PoolHandle, VectorEnv):  # type: ignore[misc]  # np_rando
                 "make the pool with render_mode='rgb_array' (or 'ansi' where the task has a "
                 "text rendering) to render it"
             )
-        return tuple(self._pool.render(env_id))
+        return self._frames.frames(self._pool.render(env_id))
 
     def close_extras(self, **kwargs: Any) -> None:
         self._close_pool()

@@ -14,9 +14,7 @@ gives every env's frame (or those in ``env_id``), as the single-agent pool's doe
 
 from __future__ import annotations
 
-import importlib
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -25,6 +23,7 @@ from gymnasium.vector import AutoresetMode
 
 from envpool import spaces as envpool_spaces
 from envpool._frontend import PoolHandle
+from envpool.frame_drawer import FrameDrawer
 from envpool.spec import EnvSpec
 
 # The per-agent info arrays every multi-agent env has (core/agents.h), one column per agent.
@@ -46,8 +45,7 @@ class MultiAgentEnvPool(PoolHandle):
         the task's ``"module:function"`` that draws a frame from what the C++ env's
         render writes (registry.TaskSpec.frame_drawer), None when that is the frame."""
         self._hold(pool, spec)
-        self._frame_drawer = frame_drawer
-        self._draw: Callable[[np.ndarray, EnvSpec], np.ndarray] | None = None
+        self._frames = FrameDrawer(frame_drawer, spec)
         self.observation_spaces: dict[str, spaces.Space] = dict(spec.agent_observation_spaces)
         self.action_spaces: dict[str, spaces.Space] = dict(spec.agent_action_spaces)
         self.single_observation_space = spaces.Dict(OrderedDict(self.observation_spaces))
@@ -214,13 +212,7 @@ class MultiAgentEnvPool(PoolHandle):
         uint8 arrays, with render_mode="rgb_array" (``np.stack`` makes one array)."""
         if self.render_mode != "rgb_array":
             raise ValueError("make the pool with render_mode='rgb_array' to render it")
-        rendered = self._pool.render(env_id)
-        if self._frame_drawer is None:
-            return tuple(rendered)
-        if self._draw is None:
-            module, _, name = self._frame_drawer.partition(":")
-            self._draw = getattr(importlib.import_module(module), name)
-        return tuple(self._draw(scene, self.spec) for scene in rendered)
+        return self._frames.frames(self._pool.render(env_id))
 
     def close(self) -> None:
         if not self.closed:

@@ -31,12 +31,13 @@ EPISODE_STEPS = {"CartPole-v1": 12, "Pendulum-v1": 5, "Pong-v5": 4, "Hopper-v5":
 TASKS = list(EPISODE_STEPS)
 MODES = [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED]
 # gymnasium's own env behind each task, for the metadata it carries.
-GYMNASIUM_IDS = {"Pong-v5": "ALE/Pong-v5", "Hopper-v5": "Hopper-v5"}
+GYMNASIUM_IDS = {"Pong-v5": "ALE/Pong-v5", "Hopper-v5": "Hopper-v5", "CartPole-v1": "CartPole-v1"}
 RENDER_TASKS = list(GYMNASIUM_IDS)
 # MuJoCo renders at 480x480 unless told otherwise; small frames keep the tests quick.
 RENDER_OPTIONS: dict[str, dict[str, Any]] = {
     "Pong-v5": {},
     "Hopper-v5": {"width": 64, "height": 48},
+    "CartPole-v1": {},  # drawn in Python from the C++ env's scene (frame_drawer)
 }
 
 gym.register_envs(ale_py)

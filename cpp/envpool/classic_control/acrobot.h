@@ -9,8 +9,11 @@
 #include <cmath>
 #include <cstdint>
 #include <numbers>
+#include <span>
+#include <vector>
 
 #include "envpool/classic_control/obs_state.h"
+#include "envpool/classic_control/scene.h"
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
@@ -42,7 +45,17 @@ class Acrobot {
     for (double& s : state_) {
       s = RoundToFloat(rng.Uniform(-0.1, 0.1));
     }
+    float32_state_ = true;
     Write(out);
+  }
+
+  // The numbers gymnasium's render() reads: the two joint angles, and whether
+  // gymnasium holds them as float32 (its state after a reset).
+  static std::vector<std::int64_t> RenderShape(const Config& /*config*/) {
+    return SceneShape(3);
+  }
+  void Render(std::span<std::uint8_t> scene) const {
+    WriteScene(scene, {state_[0], state_[1], float32_state_ ? 1.0 : 0.0});
   }
 
   void Step(Action action, Rng& /*rng*/, Output& out) {
@@ -53,6 +66,7 @@ class Acrobot {
     s[2] = Bound(s[2], -kMaxVel1, kMaxVel1);
     s[3] = Bound(s[3], -kMaxVel2, kMaxVel2);
     state_ = s;
+    float32_state_ = false;
     out.terminated = -std::cos(s[0]) - std::cos(s[1] + s[0]) > 1.0;
     out.reward = out.terminated ? 0.0 : -1.0;
     Write(out);
@@ -151,6 +165,7 @@ class Acrobot {
   }
 
   State state_{};
+  bool float32_state_ = false;  // gymnasium keeps a reset state as float32
 };
 
 }  // namespace envpool::classic_control

@@ -6,8 +6,11 @@
 #include <cmath>
 #include <cstdint>
 #include <numbers>
+#include <span>
+#include <vector>
 
 #include "envpool/classic_control/obs_state.h"
+#include "envpool/classic_control/scene.h"
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
@@ -40,6 +43,14 @@ class CartPole {
     theta_ = rng.Uniform(-0.05, 0.05);
     theta_dot_ = rng.Uniform(-0.05, 0.05);
     Write(out);
+  }
+
+  // The numbers gymnasium's render() reads: the cart's x and the pole's angle.
+  static std::vector<std::int64_t> RenderShape(const Config& /*config*/) {
+    return SceneShape(2);
+  }
+  void Render(std::span<std::uint8_t> scene) const {
+    WriteScene(scene, {x_, theta_});
   }
 
   void Step(Action action, Rng& /*rng*/, Output& out) {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include "envpool/classic_control/mountain_track.h"
 #include "envpool/core/array_spec.h"
@@ -32,6 +34,13 @@ class MountainCar : private MountainTrack {
     position_ = rng.Uniform(-0.6, -0.4);
     velocity_ = 0.0;
     Write(out);
+  }
+
+  static std::vector<std::int64_t> RenderShape(const Config& /*config*/) {
+    return SceneShape(kSceneValues);
+  }
+  void Render(std::span<std::uint8_t> scene) const {
+    WriteScene(scene, {position_, 0.0, kGoalPosition});
   }
 
   void Step(Action action, Rng& /*rng*/, Output& out) {

@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <span>
+#include <vector>
 
 #include "envpool/classic_control/mountain_track.h"
 #include "envpool/core/array_spec.h"
@@ -36,6 +37,13 @@ class MountainCarContinuous : private MountainTrack {
 
   explicit MountainCarContinuous(const Config& config)
       : goal_velocity_(config.Get<double>("goal_velocity")) {}
+
+  static std::vector<std::int64_t> RenderShape(const Config& /*config*/) {
+    return SceneShape(kSceneValues);
+  }
+  void Render(std::span<std::uint8_t> scene) const {
+    WriteScene(scene, {position_, float32_state_ ? 1.0 : 0.0, kGoalPosition});
+  }
 
   void Reset(Rng& rng, Output& out) {
     position_ = rng.Uniform(-0.6, -0.4);

@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <span>
+#include <vector>
 
 #include "envpool/classic_control/obs_state.h"
+#include "envpool/classic_control/scene.h"
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
@@ -35,7 +38,17 @@ class Pendulum {
   void Reset(Rng& rng, Output& out) {
     th_ = rng.Uniform(-std::numbers::pi, std::numbers::pi);
     thdot_ = rng.Uniform(-1.0, 1.0);
+    last_u_.reset();
     Write(out);
+  }
+
+  // The numbers gymnasium's render() reads: the angle, and the last torque
+  // (whether there is one: none after a reset).
+  static std::vector<std::int64_t> RenderShape(const Config& /*config*/) {
+    return SceneShape(3);
+  }
+  void Render(std::span<std::uint8_t> scene) const {
+    WriteScene(scene, {th_, last_u_ ? 1.0 : 0.0, last_u_.value_or(0.0F)});
   }
 
   void Step(Action action, Rng& /*rng*/, Output& out) {
@@ -51,6 +64,7 @@ class Pendulum {
     newthdot = std::clamp(newthdot, -kMaxSpeed, kMaxSpeed);
     th_ = th_ + newthdot * kDt;
     thdot_ = newthdot;
+    last_u_ = u;
     out.reward = -costs;
     Write(out);
   }
@@ -80,6 +94,7 @@ class Pendulum {
   double g_;
   double th_ = 0.0;
   double thdot_ = 0.0;
+  std::optional<float> last_u_;  // the clipped torque, for frames
 };
 
 }  // namespace envpool::classic_control

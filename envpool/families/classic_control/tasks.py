@@ -1,4 +1,5 @@
-"""gymnasium's classic-control tasks, served by ``envpool._classic_control``."""
+"""gymnasium's classic-control tasks, served by ``envpool._classic_control``; their
+rgb_array frames are drawn by ``frames.py``."""
 
 from __future__ import annotations
 
@@ -6,12 +7,23 @@ from envpool.registry import register_family, task
 
 _MODULE = "envpool._classic_control"
 
+# (task id, C++ class, time limit, gymnasium's render_fps, frames.py's drawer)
+_TASKS = [
+    ("CartPole-v0", "CartPole", 200, 50, "draw_cartpole"),
+    ("CartPole-v1", "CartPole", 500, 50, "draw_cartpole"),
+    ("Pendulum-v1", "Pendulum", 200, 30, "draw_pendulum"),
+    ("MountainCar-v0", "MountainCar", 200, 30, "draw_mountain_car"),
+    ("MountainCarContinuous-v0", "MountainCarContinuous", 999, 30, "draw_mountain_car"),
+    ("Acrobot-v1", "Acrobot", 500, 15, "draw_acrobot"),
+]
 TABLE = [
-    task("CartPole-v0", f"{_MODULE}:CartPole", max_episode_steps=200),
-    task("CartPole-v1", f"{_MODULE}:CartPole", max_episode_steps=500),
-    task("Pendulum-v1", f"{_MODULE}:Pendulum", max_episode_steps=200),
-    task("MountainCar-v0", f"{_MODULE}:MountainCar", max_episode_steps=200),
-    task("MountainCarContinuous-v0", f"{_MODULE}:MountainCarContinuous", max_episode_steps=999),
-    task("Acrobot-v1", f"{_MODULE}:Acrobot", max_episode_steps=500),
+    task(
+        task_id,
+        f"{_MODULE}:{cls}",
+        max_episode_steps=limit,
+        render_fps=fps,
+        frame_drawer=f"envpool.families.classic_control.frames:{drawer}",
+    )
+    for task_id, cls, limit, fps, drawer in _TASKS
 ]
 register_family("classic_control", TABLE)
