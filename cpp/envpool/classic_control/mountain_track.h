@@ -5,9 +5,9 @@
 #define ENVPOOL_CLASSIC_CONTROL_MOUNTAIN_TRACK_H_
 
 #include "envpool/classic_control/obs_state.h"
-#include "envpool/classic_control/scene.h"
 #include "envpool/core/array_spec.h"
 #include "envpool/core/output.h"
+#include "envpool/core/render_scene.h"
 
 namespace envpool::classic_control {
 
@@ -27,8 +27,8 @@ struct MountainTrack {
 
   static ArraySpec StateSpec() { return MakeArray<double>("state", {2}); }
 
-  // A frame's numbers (scene.h): the car's position, whether gymnasium holds
-  // it as float32, and where the flag stands.
+  // A frame's numbers (core/render_scene.h): the car's position, whether
+  // gymnasium holds it as float32, and where the flag stands.
   static constexpr std::size_t kSceneValues = 3;
 
   static void Write(Output& out, double position, double velocity) {

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "envpool/classic_control/obs_state.h"
-#include "envpool/classic_control/scene.h"
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
+#include "envpool/core/render_scene.h"
 #include "envpool/core/rng.h"
 #include "envpool/numpy/scalar.h"
 

@@ -238,6 +238,32 @@ class PyEnvPool final : public PyPool {
 
   int num_pending() const override { return pool_->num_pending(); }
 
+  // The address of this pool's xla::Bridge, made on first use (and never
+  // freed, see xla_bridge.h).
+  std::uintptr_t XlaBridge() override {
+    CheckProcess();
+    if (xla_bridge_ == nullptr) {
+      xla_slots_ =
+          xla::OutputSlots(BatchLayout(pool_->spec(), 1, views_.with_final()));
+      xla_bridge_ = new xla::Bridge;  // NOLINT(cppcoreguidelines-owning-memory)
+      xla_bridge_->owner = this;
+      xla_bridge_->send = &PyEnvPool::XlaSend;
+      xla_bridge_->recv = &PyEnvPool::XlaRecv;
+    }
+    return reinterpret_cast<std::uintptr_t>(xla_bridge_);
+  }
+
+  // (name, dtype, per-env shape) of each output of an XLA recv.
+  py::list XlaOutputs() const override {
+    py::list out;
+    for (const xla::OutputSlot& slot :
+         xla::OutputSlots(BatchLayout(pool_->spec(), 1, views_.with_final()))) {
+      out.append(py::make_tuple(slot.name, std::string(DTypeName(slot.dtype)),
+                                py::tuple(py::cast(slot.shape))));
+    }
+    return out;
+  }
+
  private:
   bool Forked() const { return fork_generation_ != fork_generation.load(); }
 
@@ -306,32 +332,6 @@ class PyEnvPool final : public PyPool {
   // The batch as Python's (obs, reward, terminated, truncated, info).
   py::tuple StepResult(Batch batch, bool with_final = true) {
     return views_.StepResult(std::move(batch), with_final);
-  }
-
-  // The address of this pool's xla::Bridge, made on first use (and never
-  // freed, see xla_bridge.h).
-  std::uintptr_t XlaBridge() override {
-    CheckProcess();
-    if (xla_bridge_ == nullptr) {
-      xla_slots_ =
-          xla::OutputSlots(BatchLayout(pool_->spec(), 1, views_.with_final()));
-      xla_bridge_ = new xla::Bridge;  // NOLINT(cppcoreguidelines-owning-memory)
-      xla_bridge_->owner = this;
-      xla_bridge_->send = &PyEnvPool::XlaSend;
-      xla_bridge_->recv = &PyEnvPool::XlaRecv;
-    }
-    return reinterpret_cast<std::uintptr_t>(xla_bridge_);
-  }
-
-  // (name, dtype, per-env shape) of each output of an XLA recv.
-  py::list XlaOutputs() const override {
-    py::list out;
-    for (const xla::OutputSlot& slot :
-         xla::OutputSlots(BatchLayout(pool_->spec(), 1, views_.with_final()))) {
-      out.append(py::make_tuple(slot.name, std::string(DTypeName(slot.dtype)),
-                                py::tuple(py::cast(slot.shape))));
-    }
-    return out;
   }
 
   // Runs on an XLA thread, without the GIL: nothing here may touch Python.

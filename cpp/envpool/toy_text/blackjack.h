@@ -14,10 +14,12 @@
 #include <cstdint>
 #include <span>
 #include <utility>
+#include <vector>
 
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
+#include "envpool/core/render_scene.h"
 #include "envpool/core/rng.h"
 #include "envpool/numpy/random.h"
 
@@ -58,11 +60,23 @@ class Blackjack {
     player_.Add(DrawCard());
     // gymnasium also picks the face-up card's suit, and which face card a 10
     // is, for its picture; the draws must happen for the stream to match.
-    np_random_.Integers(0, 4);
-    if (dealer_.first_card == 10) {
-      np_random_.Integers(0, 3);
-    }
+    suit_ = np_random_.Integers(0, 4);
+    face_ = dealer_.first_card == 10 ? np_random_.Integers(0, 3) : -1;
     Write(out);
+  }
+
+  // What gymnasium's rgb_array frame shows: the player's cards (their total
+  // counting aces as 1, and whether one is an ace), the dealer's face-up card,
+  // its suit (C, D, H, S) and which face card a 10 is (J, Q, K; -1 for none).
+  // Drawn by envpool/families/toy_text/frames.py.
+  static std::vector<std::int64_t> RenderShape(const Config& /*config*/) {
+    return SceneShape(5);
+  }
+  void Render(std::span<std::uint8_t> scene) const {
+    WriteScene(scene, {static_cast<double>(player_.raw_sum),
+                       player_.has_ace ? 1.0 : 0.0,
+                       static_cast<double>(dealer_.first_card),
+                       static_cast<double>(suit_), static_cast<double>(face_)});
   }
 
   void Step(Action action, Rng& /*rng*/, Output& out) {
@@ -142,6 +156,8 @@ class Blackjack {
   NumpyRandom np_random_;
   Hand player_;
   Hand dealer_;
+  std::int64_t suit_ = 0;
+  std::int64_t face_ = -1;
 };
 
 }  // namespace envpool::toy_text

@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
+#include "envpool/core/render_scene.h"
 #include "envpool/core/rng.h"
 #include "envpool/numpy/random.h"
 #include "envpool/toy_text/tabular.h"
@@ -66,6 +68,15 @@ class CliffWalking {
     out.terminated = t.terminated;
     out.Obs<std::int64_t>()[0] = state_;
     out.Info<double>(0)[0] = t.prob;
+  }
+
+  // What gymnasium's rgb_array frame shows: the player's tile. Drawn by
+  // envpool/families/toy_text/frames.py.
+  static std::vector<std::int64_t> RenderShape(const Config& /*config*/) {
+    return SceneShape(1);
+  }
+  void Render(std::span<std::uint8_t> scene) const {
+    WriteScene(scene, {static_cast<double>(state_)});
   }
 
   // gymnasium's render() in render_mode="ansi": x for the player, C for the

@@ -22,6 +22,7 @@
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
+#include "envpool/core/render_scene.h"
 #include "envpool/core/rng.h"
 #include "envpool/numpy/random.h"
 #include "envpool/toy_text/tabular.h"
@@ -115,6 +116,15 @@ class FrozenLake {
     out.terminated = t.terminated;
     out.Obs<std::int64_t>()[0] = state_;
     out.Info<double>(0)[0] = t.prob;
+  }
+
+  // What gymnasium's rgb_array frame shows (the map is the task's desc):
+  // the player's tile. Drawn by envpool/families/toy_text/frames.py.
+  static std::vector<std::int64_t> RenderShape(const Config& /*config*/) {
+    return SceneShape(1);
+  }
+  void Render(std::span<std::uint8_t> scene) const {
+    WriteScene(scene, {static_cast<double>(state_)});
   }
 
   // gymnasium's render() in render_mode="ansi": the last move (a blank line

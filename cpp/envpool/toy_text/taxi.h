@@ -19,6 +19,7 @@
 #include "envpool/core/array_spec.h"
 #include "envpool/core/config.h"
 #include "envpool/core/output.h"
+#include "envpool/core/render_scene.h"
 #include "envpool/core/rng.h"
 #include "envpool/numpy/random.h"
 #include "envpool/toy_text/tabular.h"
@@ -86,6 +87,7 @@ class Taxi {
     state_ =
         static_cast<std::int64_t>(np_random_.Categorical(initial_state_probs_));
     last_action_ = kNoAction;
+    taxi_orientation_ = 0;
     fickle_step_ =
         fickle_passenger_ && np_random_.Random() < fickle_probability_;
     Write(out, 1.0);
@@ -117,6 +119,22 @@ class Taxi {
     out.reward = t.reward;
     out.terminated = t.terminated;
     Write(out, t.prob);
+  }
+
+  // What gymnasium's rgb_array frame shows: the state and the taxi's
+  // heading. Like gymnasium's render(), each render turns the taxi to face
+  // its last move (if it was one), so the heading depends on which steps were
+  // rendered. Drawn by envpool/families/toy_text/frames.py.
+  static std::vector<std::int64_t> RenderShape(const Config& /*config*/) {
+    return SceneShape(3);
+  }
+  void Render(std::span<std::uint8_t> scene) {
+    if (last_action_ >= 0 && last_action_ < 4) {  // South, North, East, West
+      taxi_orientation_ = last_action_;
+    }
+    WriteScene(scene,
+               {static_cast<double>(state_), static_cast<double>(last_action_),
+                static_cast<double>(taxi_orientation_)});
   }
 
   // gymnasium's render() in render_mode="ansi": the map with the taxi
@@ -403,6 +421,7 @@ class Taxi {
   NumpyRandom np_random_;
   std::int64_t state_ = 0;
   std::int64_t last_action_ = kNoAction;
+  std::int64_t taxi_orientation_ = 0;  // the frame's heading
   bool fickle_step_ = false;
 };
 

@@ -2,7 +2,7 @@
 draws them: the same pygame calls in the same order, on the same numbers.
 
 The C++ env's ``Render`` writes the few numbers gymnasium's renderer reads, as float64
-(cpp/envpool/classic_control/scene.h); each ``draw_*`` function here turns one env's
+(cpp/envpool/core/render_scene.h); each ``draw_*`` function here turns one env's
 scene into its frame. Where gymnasium holds the state as float32 (Acrobot after a reset,
 MountainCarContinuous after a step), the scene says so and the numbers are float32 here
 too, so every coordinate handed to pygame is the one gymnasium hands it. The frames are

@@ -1,7 +1,8 @@
 """gymnasium's toy-text tasks (Blackjack, FrozenLake, CliffWalking, Taxi), served by
 ``envpool._toy_text``.
 
-Time limits, default options and frame rates are gymnasium 1.4's.
+Time limits, default options and frame rates are gymnasium 1.4's; the rgb_array frames
+are gymnasium's own, drawn from envpool's state by ``frames.py``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from envpool.registry import register_family, task
 _MODULE = "envpool._toy_text"
 _FPS = 4  # gymnasium's metadata["render_fps"] for every toy-text task
 _FAMILY = "toy_text"
+_FRAMES = "envpool.families.toy_text.frames"  # the rgb_array frames
 
 _DESC_HELP = (
     "desc must be one map for every env: a list of row strings such as "
@@ -107,6 +109,7 @@ TABLE = [
         "Blackjack-v1",
         f"{_MODULE}:Blackjack",
         render_fps=_FPS,
+        frame_drawer=f"{_FRAMES}:draw_blackjack",
         sab=True,
         natural=False,
     ),
@@ -115,6 +118,7 @@ TABLE = [
         f"{_MODULE}:FrozenLake",
         max_episode_steps=100,
         render_fps=_FPS,
+        frame_drawer=f"{_FRAMES}:draw_frozen_lake",
         convert_options=_frozen_lake_options,
         map_name="4x4",
     ),
@@ -123,16 +127,29 @@ TABLE = [
         f"{_MODULE}:FrozenLake",
         max_episode_steps=200,
         render_fps=_FPS,
+        frame_drawer=f"{_FRAMES}:draw_frozen_lake",
         convert_options=_frozen_lake_options,
         map_name="8x8",
     ),
-    task("CliffWalking-v1", f"{_MODULE}:CliffWalking", render_fps=_FPS),
+    task(
+        "CliffWalking-v1",
+        f"{_MODULE}:CliffWalking",
+        render_fps=_FPS,
+        frame_drawer=f"{_FRAMES}:draw_cliff_walking",
+    ),
     task(
         "CliffWalkingSlippery-v1",
         f"{_MODULE}:CliffWalking",
         render_fps=_FPS,
+        frame_drawer=f"{_FRAMES}:draw_cliff_walking",
         is_slippery=True,
     ),
-    task("Taxi-v4", f"{_MODULE}:Taxi", max_episode_steps=200, render_fps=_FPS),
+    task(
+        "Taxi-v4",
+        f"{_MODULE}:Taxi",
+        max_episode_steps=200,
+        render_fps=_FPS,
+        frame_drawer=f"{_FRAMES}:draw_taxi",
+    ),
 ]
 register_family(_FAMILY, TABLE)
