@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import importlib.util
 import math
-import os
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from envpool.pygame_import import import_pygame
 
 _BLACK = (0, 0, 0)
 _WHITE = (255, 255, 255)
@@ -28,17 +29,12 @@ _arrow: Any = None
 
 
 def _pygame() -> Any:
-    """pygame, imported on the first frame, or an error that says how to install it."""
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    try:
-        import pygame
-        import pygame.gfxdraw
-    except ImportError:
-        raise ImportError(
-            "the classic-control frames are drawn with pygame, as gymnasium draws them: "
-            'pip install "gymnasium[classic-control]"'
-        ) from None
-    return pygame
+    return import_pygame(
+        "the classic-control tasks'",
+        "gymnasium",
+        'pip install "gymnasium[classic-control]"',
+        "gfxdraw",
+    )
 
 
 def _scene(rendered: np.ndarray) -> np.ndarray:

@@ -13,11 +13,12 @@ task whose agents speak, mpe2's font file, read from the installed mpe2 package
 from __future__ import annotations
 
 import importlib.util
-import os
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from envpool.pygame_import import import_pygame
 
 _WIDTH = 700
 _HEIGHT = 700
@@ -32,17 +33,8 @@ _font: Any = None
 
 
 def _pygame() -> Any:
-    """pygame, imported on first use, or an error that says how to install it."""
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    try:
-        import pygame
-        import pygame.freetype  # the agents' messages
-    except ImportError:
-        raise ImportError(
-            "the mpe2 tasks' frames are drawn with pygame, as mpe2 draws them: "
-            "pip install pygame-ce"
-        ) from None
-    return pygame
+    # the agents' messages are drawn with pygame.freetype
+    return import_pygame("the mpe2 tasks'", "mpe2", "pip install pygame-ce", "freetype")
 
 
 def font_path() -> Path:

@@ -12,10 +12,11 @@ as gymnasium's toy-text rendering does.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
+
+from envpool.pygame_import import import_pygame
 
 _references: dict[tuple[Any, ...], Any] = {}
 _SUITS = ("C", "D", "H", "S")
@@ -25,14 +26,8 @@ _FACES = ("J", "Q", "K")
 def _reference(key: tuple[Any, ...], make: Any) -> Any:
     """The gymnasium env kept for ``key``, made by ``make()`` on first use."""
     if key not in _references:
-        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-        try:
-            import pygame  # noqa: F401  # gymnasium's renderers import it when drawing
-        except ImportError:
-            raise ImportError(
-                "the toy-text frames are drawn with pygame, as gymnasium draws them: "
-                'pip install "gymnasium[toy-text]"'
-            ) from None
+        # gymnasium's renderers import pygame when they draw
+        import_pygame("the toy-text tasks'", "gymnasium", 'pip install "gymnasium[toy-text]"')
         _references[key] = make()
     return _references[key]
 
