@@ -2,6 +2,7 @@
 
     python benchmarks/bench_engine.py [--threads 1 2 4 ...] [--work-us 50 250]
         [--envs-per-thread 2] [--seconds 2] [--rounds 3] [--json out.json]
+        [--fault-module DIR]
 
 The env is the test-only fault env (cpp/tests/fault_env.h, built here with cmake as an
 out-of-tree module, as the tests build it) with ``spin_us``: every step keeps its thread
@@ -13,6 +14,8 @@ cache and memory effects of a real emulator. Each thread count runs sync
 --envs-per-thread envs per thread; on a machine with fewer CPUs than threads the ideal
 counts the CPUs instead. Use it to see where scaling stops on a many-core machine
 (benchmarks/device_check.sh) and to check an engine change against the last build.
+A machine without a compiler takes the module prebuilt (``--fault-module``: the folder
+``device_check.sh --prepare`` fills, for the same envpool and Python).
 """
 
 from __future__ import annotations
@@ -36,12 +39,13 @@ from envpool.bench.runner import machine, versions
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _fault_env() -> str:
-    """Builds and registers the fault env; returns its task id."""
+def _fault_env(prebuilt: str | None) -> str:
+    """Registers the fault env, built here unless ``prebuilt`` names the folder that holds
+    it; returns its task id."""
     sys.path.insert(0, str(REPO / "tests"))
     import fault_env
 
-    fault_env.register(fault_env.build())
+    fault_env.register(Path(prebuilt).resolve() if prebuilt else fault_env.build())
     return fault_env.TASK_ID
 
 
@@ -87,10 +91,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     add_run_arguments(parser, [], rounds=3)
     parser.add_argument("--work-us", type=int, nargs="+", default=[50, 250])
+    parser.add_argument(
+        "--fault-module", help="a folder with the fault env module built (no compiler needed)"
+    )
     args = parser.parse_args(argv)
     cpus = len(os.sched_getaffinity(0))
     threads = args.threads or sorted({1, 2, *range(4, cpus + 1, 4), cpus})
-    task = _fault_env()
+    task = _fault_env(args.fault_module)
     print("| work (us) | threads | mode | steps/s | of ideal |\n|---:|---:|---|---:|---:|")
     rows: list[dict[str, Any]] = []
     for work_us in args.work_us:

@@ -34,6 +34,17 @@ if [ "${1:-}" = "--prepare" ]; then
     echo "no original EnvPool wheel for cp$version"
   # cut to what the checks use: the device machine takes 64 MiB of files
   python3 "$repo/benchmarks/slim_wheels.py" "$wheels"/*.whl "$wheels"/original/*.whl
+  # the null-env benchmark's env (cpp/tests/fault_env.h), built here against that wheel
+  # for PYTHON, as the machine has no compiler
+  build=$(mktemp -d)
+  "$python" -m venv "$build/venv" &&
+    "$build/venv/bin/pip" install -q "$(ls "$wheels"/envpool-*.whl)" pybind11 cmake &&
+    (cd "$build" && "$build/venv/bin/python" -c "import sys; sys.path.insert(0, '$repo/tests')
+import fault_env, shutil
+shutil.copytree(fault_env.build(), '$wheels/fault_env', dirs_exist_ok=True,
+                ignore=shutil.ignore_patterns('CMake*', '*.cmake', 'Makefile', '*.ninja*'))") ||
+    echo "the fault env module was not built: the engine part will be skipped"
+  rm -rf "$build"
   du -sh "$wheels"
   exit 0
 fi
@@ -105,6 +116,12 @@ part bench-jax 150 "$py" "$repo/benchmarks/bench_jax.py" --num-envs 16 --num-thr
 part ceiling 40 "$py" "$repo/benchmarks/ale_ceiling.py" --processes 1 "$cpus" --seconds 2
 part scaling 200 "$py" "$repo/benchmarks/device_scaling.py" --seconds 1.5 \
   --json "$out/scaling.json" "${peer[@]}"
+# 5. the engine alone (a busy-wait env, no emulator) at 1 .. 16 threads: what scaling loses
+#    to hand-offs and wake-ups, apart from the emulator's cache and memory effects
+if [ -d "$wheels/fault_env" ]; then
+  part engine 60 "$py" "$repo/benchmarks/bench_engine.py" --fault-module "$wheels/fault_env" \
+    --threads 1 2 4 8 16 --work-us 50 --seconds 1 --rounds 1 --json "$out/engine.json"
+fi
 
 echo
 tail -n 30 "$out/bench-jax.log" | sed -n '/^Summary/,$p'
@@ -115,4 +132,5 @@ done
 echo
 cat "$out/ceiling.log" | grep "^|"
 sed -n '/^| task/,/^$/p' "$out/scaling.log"
+[ -f "$out/engine.log" ] && grep "^|" "$out/engine.log"
 tail -n 3 "$out/xla-tests.log" "$out/xla-thread.log"
