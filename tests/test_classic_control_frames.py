@@ -12,6 +12,7 @@ each step. Pendulum's frame shows the last torque as gymnasium's arrow image.
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -85,12 +86,22 @@ def test_frames_of_some_envs_and_the_original_api() -> None:
         assert pool.metadata["render_fps"] == 50
 
 
-def test_without_pygame_render_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    with envpool.make("Acrobot-v1", num_envs=1, render_mode="rgb_array") as pool:
+def assert_render_names_the_install(
+    monkeypatch: pytest.MonkeyPatch, task: str, install: str, shape: tuple[int, ...]
+) -> None:
+    """Without pygame, ``task``'s render() raises an ImportError naming ``install``; with
+    pygame back (``monkeypatch`` undone), the pool steps and renders on."""
+    with envpool.make(task, num_envs=1, render_mode="rgb_array") as pool:
         pool.reset()
         monkeypatch.setitem(sys.modules, "pygame", None)
-        with pytest.raises(ImportError, match=r'pip install "gymnasium\[classic-control\]"'):
+        with pytest.raises(ImportError, match=re.escape(install)):
             pool.render()
         monkeypatch.undo()
         pool.step(np.array([1]))  # the pool goes on
-        assert pool.render()[0].shape == (500, 500, 3)
+        assert pool.render()[0].shape == shape
+
+
+def test_without_pygame_render_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert_render_names_the_install(
+        monkeypatch, "Acrobot-v1", 'pip install "gymnasium[classic-control]"', (500, 500, 3)
+    )

@@ -11,7 +11,6 @@ so CI runs this file under pygame 2.6.1 and pygame-ce 2.5.8 alike.
 from __future__ import annotations
 
 import os
-import sys
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -19,6 +18,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import gymnasium as gym
 import numpy as np
 import pytest
+from test_classic_control_frames import assert_render_names_the_install
 
 import envpool
 
@@ -90,12 +90,7 @@ def test_frames_of_a_random_lake() -> None:
 def test_without_pygame_render_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     from envpool.families.toy_text import frames
 
-    monkeypatch.setattr(frames, "_references", {})
-    with envpool.make("Taxi-v4", num_envs=1, render_mode="rgb_array") as pool:
-        pool.reset()
-        monkeypatch.setitem(sys.modules, "pygame", None)
-        with pytest.raises(ImportError, match=r'pip install "gymnasium\[toy-text\]"'):
-            pool.render()
-        monkeypatch.undo()
-        pool.step(np.array([0]))  # the pool goes on
-        assert pool.render()[0].shape == (456, 536, 3)
+    monkeypatch.setattr(frames, "_references", {})  # no gymnasium env kept yet
+    assert_render_names_the_install(
+        monkeypatch, "Taxi-v4", 'pip install "gymnasium[toy-text]"', (456, 536, 3)
+    )

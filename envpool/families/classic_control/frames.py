@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool.pygame_import import import_pygame
+from envpool.drawn_frames import import_pygame, scene_numbers, surface_frame
 
 _BLACK = (0, 0, 0)
 _WHITE = (255, 255, 255)
@@ -37,10 +37,6 @@ def _pygame() -> Any:
         'pip install "gymnasium[classic-control]"',
         "gfxdraw",
     )
-
-
-def _scene(rendered: np.ndarray) -> np.ndarray:
-    return np.frombuffer(np.ascontiguousarray(rendered).tobytes(), np.float64)
 
 
 def _state(value: np.float64, float32: np.float64) -> np.floating:
@@ -83,17 +79,13 @@ def _rotated(pygame: Any, corners: list, angle: Any, dx: Any, *dys: Any) -> list
 
 
 def _frame(pygame: Any, surface: Any) -> np.ndarray:
-    """The surface upside down (gymnasium's y axis points up), as a writable C-ordered
-    (height, width, 3) array: pygame's own RGB export, a third of the time a strided
-    numpy copy of the surface takes."""
-    rgb = bytearray(pygame.image.tobytes(surface, "RGB", True))  # True: flipped
-    return np.frombuffer(rgb, np.uint8).reshape(surface.get_height(), surface.get_width(), 3)
+    return surface_frame(pygame, surface, upside_down=True)  # gymnasium's y axis points up
 
 
 def draw_cartpole(rendered: np.ndarray, _spec: Any) -> np.ndarray:
     """CartPole's (400, 600, 3) frame from its scene: (x, theta)."""
     pygame = _pygame()
-    x, theta = _scene(rendered)
+    x, theta = scene_numbers(rendered)
     width, height = 600, 400
     scale = width / (2.4 * 2)
     pole_width, pole_length = 10.0, scale * (2 * 0.5)
@@ -123,7 +115,7 @@ def draw_cartpole(rendered: np.ndarray, _spec: Any) -> np.ndarray:
 def draw_acrobot(rendered: np.ndarray, _spec: Any) -> np.ndarray:
     """Acrobot's (500, 500, 3) frame from its scene: (theta1, theta2, float32 flag)."""
     pygame = _pygame()
-    theta1_raw, theta2_raw, float32 = _scene(rendered)
+    theta1_raw, theta2_raw, float32 = scene_numbers(rendered)
     theta1, theta2 = _state(theta1_raw, float32), _state(theta2_raw, float32)
     size = 500
     link = 1.0  # both links' length
@@ -152,7 +144,7 @@ def draw_mountain_car(rendered: np.ndarray, _spec: Any) -> np.ndarray:
     """MountainCar's and MountainCarContinuous's (400, 600, 3) frame from their scene:
     (position, float32 flag, the flag's position)."""
     pygame = _pygame()
-    position_raw, float32, goal_raw = _scene(rendered)
+    position_raw, float32, goal_raw = scene_numbers(rendered)
     position, goal = _state(position_raw, float32), float(goal_raw)
     width, height = 600, 400
     low, high = -1.2, 0.6
@@ -201,7 +193,7 @@ def draw_pendulum(rendered: np.ndarray, _spec: Any) -> np.ndarray:
     applied since the reset, that torque)."""
     global _arrow
     pygame = _pygame()
-    theta, has_torque, torque = _scene(rendered)
+    theta, has_torque, torque = scene_numbers(rendered)
     size = 500
     scale = size / (2.2 * 2)
     offset = size // 2

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool.pygame_import import import_pygame
+from envpool.drawn_frames import import_pygame, scene_numbers, surface_frame
 
 _WIDTH = 700
 _HEIGHT = 700
@@ -76,7 +76,7 @@ def draw_frame(rendered: np.ndarray, spec: Any) -> np.ndarray:
     """One env's (700, 700, 3) uint8 frame from its scene (the bytes of ``render``);
     ``spec``: the pool's EnvSpec (the agents' names)."""
     pygame = _pygame()
-    scene = np.frombuffer(np.ascontiguousarray(rendered), dtype=np.float64)
+    scene = scene_numbers(rendered)
     original_cam_range = scene[0]
     num_entities, num_agents, dim_c = (int(v) for v in scene[1:4])
     continuous, dynamic_rescaling = bool(scene[4]), bool(scene[5])
@@ -114,5 +114,4 @@ def draw_frame(rendered: np.ndarray, spec: Any) -> np.ndarray:
         position = (_WIDTH * 0.05, _HEIGHT * 0.95 - (_HEIGHT * 0.05 * text_line))
         _message_font(pygame).render_to(screen, position, message, (0, 0, 0))
         text_line += 1
-    # mpe2's np.transpose(np.array(pixels3d(screen)), (1, 0, 2)), copied once, in C order
-    return np.ascontiguousarray(np.transpose(pygame.surfarray.pixels3d(screen), (1, 0, 2)))
+    return surface_frame(pygame, screen)

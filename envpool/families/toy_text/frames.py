@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool.pygame_import import import_pygame
+from envpool.drawn_frames import import_pygame, scene_numbers
 
 _references: dict[tuple[Any, ...], Any] = {}
 _SUITS = ("C", "D", "H", "S")
@@ -33,8 +33,7 @@ def _reference(key: tuple[Any, ...], make: Any) -> Any:
 
 
 def _scene(rendered: np.ndarray) -> list[int]:
-    values = np.frombuffer(np.ascontiguousarray(rendered).tobytes(), np.float64)
-    return [int(v) for v in values]
+    return [int(v) for v in scene_numbers(rendered)]
 
 
 def draw_frozen_lake(rendered: np.ndarray, spec: Any) -> np.ndarray:
