@@ -47,6 +47,18 @@ struct RoomRule {
   std::int64_t least_cols = 1;
 };
 
+// A layout the user cannot change: num_rows x num_cols rooms of room_size.
+inline constexpr RoomRule FixedRooms(std::int64_t room_size,
+                                     std::int64_t num_rows,
+                                     std::int64_t num_cols) {
+  return {.room_size = room_size,
+          .num_rows = num_rows,
+          .num_cols = num_cols,
+          .room_size_option = false,
+          .rows_option = false,
+          .cols_option = false};
+}
+
 // What add_distractors placed: the object (its type and color) and where.
 struct Placed {
   WorldObj obj;

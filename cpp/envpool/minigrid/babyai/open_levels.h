@@ -30,13 +30,7 @@ class Open : public RuledLevel<Open, RoomRule{.least_cols = 2}> {
 };
 
 // OpenRedDoor: open the red door between two small rooms.
-class OpenRedDoor
-    : public RuledLevel<OpenRedDoor, RoomRule{.room_size = 5,
-                                              .num_rows = 1,
-                                              .num_cols = 2,
-                                              .room_size_option = false,
-                                              .rows_option = false,
-                                              .cols_option = false}> {
+class OpenRedDoor : public RuledLevel<OpenRedDoor, FixedRooms(5, 1, 2)> {
  public:
   using RuledLevel::RuledLevel;
 

@@ -54,13 +54,7 @@ using UnblockPickup = MazePickup<true>;
 
 // PickupDist (Debug): pick up an object named by type, color or both; in
 // debug mode picking up another fails.
-class PickupDist
-    : public RuledLevel<PickupDist, RoomRule{.room_size = 7,
-                                             .num_rows = 1,
-                                             .num_cols = 1,
-                                             .room_size_option = false,
-                                             .rows_option = false,
-                                             .cols_option = false}> {
+class PickupDist : public RuledLevel<PickupDist, FixedRooms(7, 1, 1)> {
  public:
   static Config OwnOptions() { return {{"debug", false}}; }
   explicit PickupDist(const Config& config)

@@ -86,12 +86,7 @@ class KeyInBox : public RuledLevel<KeyInBox, kAroundMiddle> {
 };
 
 inline constexpr RoomRule kSixRoomsInARow(std::int64_t cols) {
-  return {.room_size = 6,
-          .num_rows = 1,
-          .num_cols = cols,
-          .room_size_option = false,
-          .rows_option = false,
-          .cols_option = false};
+  return FixedRooms(6, 1, cols);
 }
 
 // UnlockPickup (Dist): pick up the box behind the locked door, whose key is
