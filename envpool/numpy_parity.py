@@ -79,10 +79,10 @@ def _loop_agrees(ufunc: np.ufunc, found: tuple[int, int]) -> bool:
     return checked >= 2
 
 
-def _numpy_blas() -> tuple[int, int, bool] | None:
-    """The addresses of cblas_ddot and cblas_dgemv in the BLAS numpy has loaded, and
-    whether they take 64-bit integers; None where none is found or they do not give
-    numpy's own results (the C++ then uses FMA chains)."""
+def _numpy_blas() -> tuple[int, int, int, bool] | None:
+    """The addresses of cblas_ddot, cblas_dgemv and cblas_dgemm in the BLAS numpy has
+    loaded, and whether they take 64-bit integers; None where none is found or they do
+    not give numpy's own results (the C++ then computes as numpy does without a BLAS)."""
     try:
         with open("/proc/self/maps") as maps:
             paths = {
@@ -98,46 +98,47 @@ def _numpy_blas() -> tuple[int, int, bool] | None:
     for path in sorted(paths, key=lambda p: not p.startswith(os.path.join(numpy_libs, "numpy"))):
         library = ctypes.CDLL(path)
         for prefix, suffix in (("scipy_cblas_", "64_"), ("cblas_", "64_"), ("cblas_", "")):
-            ddot = getattr(library, f"{prefix}ddot{suffix}", None)
-            dgemv = getattr(library, f"{prefix}dgemv{suffix}", None)
-            if ddot is None or dgemv is None:
+            ddot, dgemv, dgemm = (getattr(library, f"{prefix}{n}{suffix}", None) for n in _BLAS)
+            if ddot is None or dgemv is None or dgemm is None:
                 continue
             integer = ctypes.c_int64 if suffix == "64_" else ctypes.c_int32
-            if _blas_agrees(ddot, dgemv, integer):
-                address = ctypes.cast(ddot, ctypes.c_void_p).value or 0
-                return address, ctypes.cast(dgemv, ctypes.c_void_p).value or 0, suffix == "64_"
+            if _blas_agrees(ddot, dgemv, dgemm, integer):
+                address = [ctypes.cast(f, ctypes.c_void_p).value or 0 for f in (ddot, dgemv, dgemm)]
+                return address[0], address[1], address[2], suffix == "64_"
     return None
 
 
-def _blas_agrees(ddot: Any, dgemv: Any, integer: Any) -> bool:
-    """Whether ddot and dgemv give np.linalg.norm's and v.dot(m)'s results."""
+# The BLAS functions numpy calls for x.dot(y) and np.linalg.norm, v.dot(m) and a.dot(b).
+_BLAS = ("ddot", "dgemv", "dgemm")
+_ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
+
+
+def _blas_agrees(ddot: Any, dgemv: Any, dgemm: Any, integer: Any) -> bool:
+    """Whether ddot, dgemv and dgemm give np.linalg.norm's, v.dot(m)'s and a.dot(b)'s
+    results on 3-vectors and 3x3 matrices (and norm's on 2- and 4-vectors)."""
     pointer = ctypes.POINTER(ctypes.c_double)
-    ddot.restype, dgemv.restype = ctypes.c_double, None
+    ddot.restype, dgemv.restype, dgemm.restype = ctypes.c_double, None, None
     ddot.argtypes = [integer, pointer, integer, pointer, integer]
-    dgemv.argtypes = [
-        ctypes.c_int,
-        ctypes.c_int,
-        integer,
-        integer,
-        ctypes.c_double,
-        pointer,
-        integer,
-        pointer,
-        integer,
-        ctypes.c_double,
-        pointer,
-        integer,
-    ]
+    dgemv.argtypes = [ctypes.c_int, ctypes.c_int, integer, integer, ctypes.c_double]
+    dgemv.argtypes += [pointer, integer, pointer, integer, ctypes.c_double, pointer, integer]
+    dgemm.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, integer, integer, integer]
+    dgemm.argtypes += [ctypes.c_double, pointer, integer, pointer, integer, ctypes.c_double]
+    dgemm.argtypes += [pointer, integer]
     rng = np.random.default_rng(0)
     for _ in range(64):
-        x = rng.normal(size=3)
-        m = rng.normal(size=(3, 3))
-        out = np.zeros(3)
-        data = [a.ctypes.data_as(pointer) for a in (x, m, out)]
-        if np.sqrt(ddot(3, data[0], 1, data[0], 1)) != np.linalg.norm(x):
+        for n in (2, 3, 4):
+            x = rng.normal(size=n)
+            data = x.ctypes.data_as(pointer)
+            if np.sqrt(ddot(n, data, 1, data, 1)) != np.linalg.norm(x):
+                return False
+        a, m = rng.normal(size=(3, 3)), rng.normal(size=(3, 3))
+        v, out, product = a[0].copy(), np.zeros(3), np.zeros((3, 3))
+        v_, a_, m_, out_, product_ = (z.ctypes.data_as(pointer) for z in (v, a, m, out, product))
+        dgemv(_ROW_MAJOR, _TRANS, 3, 3, 1.0, m_, 3, v_, 1, 0.0, out_, 1)
+        if not np.array_equal(out, v.dot(m)):
             return False
-        dgemv(101, 112, 3, 3, 1.0, data[1], 3, data[0], 1, 0.0, data[2], 1)  # row-major, trans
-        if not np.array_equal(out, x.dot(m)):
+        dgemm(_ROW_MAJOR, _NO_TRANS, _NO_TRANS, 3, 3, 3, 1.0, a_, 3, m_, 3, 0.0, product_, 3)
+        if not np.array_equal(product, a.dot(m)):
             return False
     return True
 
@@ -195,6 +196,17 @@ def _argsort_agrees(address: int) -> bool:
             if not np.array_equal(order, np.argsort(values)):
                 return False
     return True
+
+
+_INSTALLED: dict[str, list[str]] = {}
+
+
+def install_once(module: Any) -> list[str]:
+    """install(module) the first time a module of that name is given; the names of the
+    functions installed, every time."""
+    if module.__name__ not in _INSTALLED:
+        _INSTALLED[module.__name__] = install(module)
+    return _INSTALLED[module.__name__]
 
 
 def install(module: Any) -> list[str]:

@@ -26,7 +26,7 @@ from gymnasium.envs.box2d.bipedal_walker import BipedalWalkerHeuristics
 
 import envpool
 
-pytestmark = pytest.mark.numpy_sensitive
+pytestmark = [pytest.mark.numpy_sensitive, pytest.mark.cpu_sensitive]
 
 TASKS = ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"]
 SLOW = os.environ.get("ENVPOOL_SLOW_TESTS") == "1"

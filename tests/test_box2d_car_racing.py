@@ -197,6 +197,7 @@ def test_random_driving_discrete_leaves_the_playfield():
 
 
 @pytest.mark.numpy_sensitive
+@pytest.mark.cpu_sensitive
 def test_domain_randomize_colours_and_random_actions():
     """domain_randomize draws road, background and grass colours at every reset."""
     ends, _ = run_side_by_side(

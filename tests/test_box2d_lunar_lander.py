@@ -19,7 +19,7 @@ import envpool
 pytest.importorskip("Box2D", reason="gymnasium's LunarLander needs the box2d package")
 from gymnasium.envs.box2d.lunar_lander import heuristic
 
-pytestmark = pytest.mark.numpy_sensitive
+pytestmark = [pytest.mark.numpy_sensitive, pytest.mark.cpu_sensitive]
 
 NUM_ENVS = 3
 

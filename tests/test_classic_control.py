@@ -26,6 +26,7 @@ import envpool
 pytestmark = [
     pytest.mark.filterwarnings("ignore:.*out of date:DeprecationWarning"),
     pytest.mark.numpy_sensitive,
+    pytest.mark.cpu_sensitive,
 ]
 
 TASKS = [

@@ -90,6 +90,7 @@ def _replay(task_id: str, domain: str, task: str, seed: int, **options):
 
 
 @pytest.mark.numpy_sensitive
+@pytest.mark.cpu_sensitive
 @pytest.mark.parametrize("domain_task", ALL_TASKS, ids=[dmc_tasks.task_id(*t) for t in ALL_TASKS])
 @pytest.mark.parametrize("seed", SEEDS)
 def test_whole_episode_matches_dm_control(domain_task, seed):
@@ -100,6 +101,7 @@ def test_whole_episode_matches_dm_control(domain_task, seed):
 
 
 @pytest.mark.numpy_sensitive
+@pytest.mark.cpu_sensitive
 def test_numpy_kernels_are_in_use():
     envpool.make("CartpoleSwingup-v1", num_envs=1)  # loads envpool._dmc
     import envpool._dmc as module

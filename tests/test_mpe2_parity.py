@@ -133,6 +133,7 @@ def run_side_by_side(
 
 
 @pytest.mark.numpy_sensitive
+@pytest.mark.cpu_sensitive
 @pytest.mark.parametrize("continuous", [False, True], ids=["discrete", "continuous"])
 @pytest.mark.parametrize(
     ("task_id", "module", "options"),

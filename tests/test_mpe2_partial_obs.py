@@ -60,6 +60,7 @@ def case_id(task_id: str, options: dict[str, Any]) -> str:
 
 
 @pytest.mark.numpy_sensitive
+@pytest.mark.cpu_sensitive
 @pytest.mark.parametrize("continuous", [False, True], ids=["discrete", "continuous"])
 @pytest.mark.parametrize(("task_id", "options"), CASES, ids=[case_id(*c) for c in CASES])
 def test_matches_mpe2(task_id: str, options: dict[str, Any], continuous: bool) -> None:

@@ -4,9 +4,8 @@ Every envpool episode starts at the state in its reset info (``info["qpos0"]``,
 ``info["qvel0"]``); that state is loaded into ``gymnasium.make(task).unwrapped``
 with ``set_state``, and both then take the same random float32 actions through
 whole episodes, terminations, time limits and autoresets included. Observations,
-rewards and info values must agree within 1e-6 and flags exactly; where the
-result does not depend on the CPU, observations and rewards must agree bit for
-bit (see EXACT_OBS and EXACT_REWARD).
+rewards must agree bit for bit (on any CPU: see EXACT_OBS and EXACT_REWARD), info
+values too (within 1e-6 under numpy 1.x), and flags exactly.
 
 Initial states are compared as distributions (two-sample Kolmogorov-Smirnov
 per coordinate, plus the deterministic parts of each task's reset), options as
@@ -54,18 +53,16 @@ TASKS = [
 ATOL = 1e-6
 NUMPY_1 = np.lib.NumpyVersion(np.__version__) < "2.0.0"
 
-# Tasks whose observation is made of MuJoCo's own arrays (copied, sliced or
-# clipped), so it must be bit-exact. Reacher and InvertedDoublePendulum take
-# sin/cos of joint angles, which numpy computes with its own SIMD kernels on
-# AVX512 CPUs (within an ulp of libm, not always equal): those are compared
-# within ATOL (they are bit-exact where numpy calls libm, e.g. on AVX2).
-EXACT_OBS = set(TASKS) - {"Reacher-v5", "InvertedDoublePendulum-v5"}
+# Tasks whose observation must be bit-exact: all of them. Reacher and
+# InvertedDoublePendulum take np.sin/np.cos of joint angles, which numpy may compute
+# with its own SIMD kernels on some CPUs; envpool calls numpy's own loops there
+# (envpool.numpy_parity), so the result is numpy's on any CPU.
+EXACT_OBS = set(TASKS)
 
-# Tasks whose reward must be bit-exact under numpy 2: sums, products, numpy's
-# pairwise sums, and (InvertedDoublePendulum) libm's pow for numpy scalars'
-# ``**``, all reproducible on any CPU. Reacher and Pusher take np.linalg.norm (a
-# BLAS dot, whose rounding depends on the BLAS kernel): compared within ATOL.
-EXACT_REWARD = set() if NUMPY_1 else set(TASKS) - {"Reacher-v5", "Pusher-v5"}
+# Tasks whose reward must be bit-exact under numpy 2: all of them. Reacher and Pusher
+# take np.linalg.norm, a BLAS ddot whose rounding depends on the CPU's OpenBLAS kernel
+# (an FMA chain on AVX-512, separate products on AVX2): envpool calls numpy's ddot.
+EXACT_REWARD = set() if NUMPY_1 else set(TASKS)
 
 # How many steps each lockstep test compares per env.
 EPISODE_STEPS = 1000
@@ -224,7 +221,7 @@ class Lockstep:
             if key not in info:
                 self._fail(f"{where}: info lacks gymnasium's key {key!r}")
                 continue
-            self._compare(f"info[{key!r}]", info[key][i], value, where, exact=False, tol=tol)
+            self._compare(f"info[{key!r}]", info[key][i], value, where, self.exact_reward, tol=tol)
 
     def _sync(self, i: int, obs: np.ndarray, info: dict, where: str) -> None:
         """Loads env i's new episode into gymnasium and checks the reset row."""
@@ -393,6 +390,7 @@ def test_options_mirror_gymnasium_constructor(task):
 
 
 @pytest.mark.numpy_sensitive
+@pytest.mark.cpu_sensitive
 @pytest.mark.parametrize("task", TASKS)
 def test_episodes_match_gymnasium(task):
     """Both envs of a pool through EPISODE_STEPS steps of random actions."""
@@ -407,6 +405,18 @@ def test_episodes_match_gymnasium(task):
         assert (lock.episodes >= 1).all()
         if max_steps(task) < EPISODE_STEPS:
             assert (lock.truncations >= EPISODE_STEPS // max_steps(task) - 1).all()
+
+
+@pytest.mark.numpy_sensitive
+@pytest.mark.cpu_sensitive
+def test_numpy_kernels_are_in_use():
+    """Reacher's and Pusher's norms and Reacher's sines call numpy's own BLAS and
+    loops (their rounding depends on the CPU); without them the lockstep tests
+    above could pass on one CPU and fail on the next."""
+    from envpool.families.mujoco import tasks as mujoco_tasks
+
+    envpool.make("Reacher-v5", num_envs=1).close()  # loads envpool._mujoco
+    assert {"blas", "sin", "cos"} <= set(mujoco_tasks.NUMPY_LOOPS)
 
 
 def test_inverted_double_pendulum_long_run():
@@ -601,6 +611,7 @@ def test_ks_check_has_power():
 
 
 @pytest.mark.numpy_sensitive
+@pytest.mark.cpu_sensitive
 def test_seeding():
     """Env i of a pool is seeded with seed + i; a seed reproduces its episodes."""
     task = "HalfCheetah-v5"
@@ -700,6 +711,7 @@ def _outputs_differ(task: str, options: dict, seed: int, steps: int = 30) -> boo
 
 
 @pytest.mark.numpy_sensitive
+@pytest.mark.cpu_sensitive
 @pytest.mark.parametrize("case", OPTION_CASES, ids=_case_id)
 def test_option_matches_gymnasium(case):
     task, options = case

@@ -12,7 +12,7 @@ from gymnasium.utils import seeding
 
 from envpool._core import _numpy_random_draws
 
-pytestmark = pytest.mark.numpy_sensitive
+pytestmark = [pytest.mark.numpy_sensitive, pytest.mark.cpu_sensitive]
 
 SEEDS = [0, 1, 7, 42, 2**31 - 1, 2**32 - 1, 2**32, 123456789012345, 2**63, 2**64 - 1]
 

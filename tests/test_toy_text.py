@@ -18,6 +18,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.envs.toy_text import frozen_lake
 
 import envpool
 from envpool.families.toy_text.tasks import random_lake
@@ -385,7 +386,7 @@ def test_random_lake_has_a_path_and_varies():
     maps = [random_lake() for _ in range(30)]
     assert len({tuple(m) for m in maps}) > 1
     for lake in maps:
-        assert gym.envs.toy_text.frozen_lake.is_valid([list(r) for r in lake], 8)
+        assert frozen_lake.is_valid([list(r) for r in lake], 8)
     holes = sum(row.count("H") for lake in maps for row in lake) / (30 * 62)
     assert 0.1 < holes < 0.3  # about 20% holes, as gymnasium's
 

@@ -8,6 +8,7 @@
 
 #include "envpool/mujoco/mujoco_sim.h"
 #include "envpool/numpy/scalar.h"
+#include "envpool/numpy/ufuncs.h"
 
 namespace envpool::mujoco {
 
@@ -123,10 +124,10 @@ class InvertedDoublePendulum : public MujocoTask {
     const auto qpos = sim_.qpos();
     ObsWriter(out)
         .Put(qpos[0])
-        .Put(std::sin(qpos[1]))
-        .Put(std::sin(qpos[2]))
-        .Put(std::cos(qpos[1]))
-        .Put(std::cos(qpos[2]))
+        .Put(NpSin(qpos[1]))
+        .Put(NpSin(qpos[2]))
+        .Put(NpCos(qpos[1]))
+        .Put(NpCos(qpos[2]))
         .PutClipped(sim_.qvel(), -10.0, 10.0)
         .Put(Clip(sim_.data().qfrc_constraint[0], -10.0, 10.0));
     sim_.WriteInitialState(out, kQpos0);

@@ -116,7 +116,7 @@ struct FloorInfo {
   static void WritePosition(Output& out, std::span<const double> qpos) {
     SetInfo(out, kXPosition, qpos[0]);
     SetInfo(out, kYPosition, qpos[1]);
-    SetInfo(out, kDistanceFromOrigin, NormUnfused(qpos.first(2)));
+    SetInfo(out, kDistanceFromOrigin, NpNorm(qpos.first(2)));
   }
 
   static void WriteVelocity(Output& out, std::array<double, 2> velocity) {

@@ -10,10 +10,12 @@
 #include "envpool/mujoco/reacher.h"
 #include "envpool/mujoco/swimmer.h"
 #include "envpool/mujoco_runtime/py_mujoco_module.h"
+#include "envpool/numpy/py_numpy_parity.h"
 #include "envpool/python/py_env_pool.h"
 
 PYBIND11_MODULE(_mujoco, m) {
   envpool::mujoco_runtime::InitMujocoModule(m);
+  envpool::python::RegisterNumpyParity(m);
   namespace mj = envpool::mujoco;
   envpool::python::RegisterEnvs<
       mj::Ant, mj::HalfCheetah, mj::Hopper, mj::Humanoid, mj::HumanoidStandup,

@@ -11,6 +11,7 @@
 #include "envpool/mujoco/mujoco_sim.h"
 #include "envpool/numpy/linalg.h"
 #include "envpool/numpy/sum.h"
+#include "envpool/numpy/ufuncs.h"
 
 namespace envpool::mujoco {
 
@@ -58,7 +59,7 @@ class Reacher : public MujocoTask {
     do {
       gx = rng.Uniform(-0.2, 0.2);
       gy = rng.Uniform(-0.2, 0.2);
-    } while (!(NormUnfused(std::array{gx, gy}) < 0.2));
+    } while (!(NpNorm(std::array{gx, gy}) < 0.2));
     qpos[2] = gx;
     qpos[3] = gy;
     std::vector<double> qvel(sim_.nv());
@@ -75,7 +76,7 @@ class Reacher : public MujocoTask {
     sim_.DoSimulation(action);
     const auto vec =
         Difference(sim_.BodyPos(fingertip_), sim_.BodyPos(target_));
-    const double reward_dist = -NormUnfused(vec) * reward_dist_weight_;
+    const double reward_dist = -NpNorm(vec) * reward_dist_weight_;
     const float reward_ctrl = -ControlCost(reward_control_weight_, action);
     out.reward = reward_dist + static_cast<double>(reward_ctrl);
     SetInfo(out, kRewardDist, reward_dist);
@@ -91,10 +92,10 @@ class Reacher : public MujocoTask {
     const auto vec =
         Difference(sim_.BodyPos(fingertip_), sim_.BodyPos(target_));
     ObsWriter(out)
-        .Put(std::cos(qpos[0]))
-        .Put(std::cos(qpos[1]))
-        .Put(std::sin(qpos[0]))
-        .Put(std::sin(qpos[1]))
+        .Put(NpCos(qpos[0]))
+        .Put(NpCos(qpos[1]))
+        .Put(NpSin(qpos[0]))
+        .Put(NpSin(qpos[1]))
         .Put(qpos.subspan(2))
         .Put(sim_.qvel().first(2))
         .Put(vec[0])
@@ -146,7 +147,7 @@ class Pusher : public MujocoTask {
     do {
       cx = rng.Uniform(-0.3, 0.0);
       cy = rng.Uniform(-0.2, 0.2);
-    } while (!(NormUnfused(std::array{cx, cy}) > 0.17));
+    } while (!(NpNorm(std::array{cx, cy}) > 0.17));
     // gymnasium writes into init_qpos itself (qpos = self.init_qpos).
     const auto qpos = sim_.init_qpos_mutable();
     const std::size_t nq = qpos.size();
@@ -169,11 +170,10 @@ class Pusher : public MujocoTask {
     sim_.DoSimulation(action);
     const auto object = sim_.BodyPos(object_);
     const double reward_near =
-        -NormUnfused(Difference(object, sim_.BodyPos(tips_arm_))) *
+        -NpNorm(Difference(object, sim_.BodyPos(tips_arm_))) *
         reward_near_weight_;
     const double reward_dist =
-        -NormUnfused(Difference(object, sim_.BodyPos(goal_))) *
-        reward_dist_weight_;
+        -NpNorm(Difference(object, sim_.BodyPos(goal_))) * reward_dist_weight_;
     const float reward_ctrl = -ControlCost(reward_control_weight_, action);
     out.reward = reward_dist + static_cast<double>(reward_ctrl) + reward_near;
     SetInfo(out, kRewardDist, reward_dist);

@@ -1,10 +1,15 @@
-// Dot products and norms as numpy computes them.
+// Dot products, norms and small matrix products as numpy computes them.
 //
-// numpy takes x.dot(y), np.linalg.norm and vector-matrix products from the
-// BLAS it ships (OpenBLAS), whose kernels round differently from one OpenBLAS
-// version and CPU to the next: envpool.numpy_parity hands the envs that BLAS's
-// ddot and dgemv, and without it they use an FMA chain (what OpenBLAS does on
-// x86-64 with FMA).
+// numpy takes x.dot(y), np.linalg.norm, vector-matrix and matrix-matrix
+// products from the BLAS it ships (OpenBLAS), and OpenBLAS picks its kernels
+// by the CPU it runs on: on AVX-512 a 3-vector's ddot is an FMA chain, on
+// AVX2 (Haswell kernels) plain products added left to right, on SSE2 two
+// lanes; and dgemm of two 3x3 matrices rounds like one dgemv per row on
+// AVX-512 but not on AVX2. No fixed formula is right on every CPU, so
+// envpool.numpy_parity hands the envs the very ddot, dgemv and dgemm numpy
+// calls (docs/design.md, "Arithmetic that depends on the CPU"). Without them
+// (a numpy built with no BLAS) the envs compute as numpy's own loops do then:
+// products added left to right, each step rounded.
 #ifndef ENVPOOL_NUMPY_LINALG_H_
 #define ENVPOOL_NUMPY_LINALG_H_
 
@@ -22,11 +27,14 @@ class NumpyBlas {
     return blas;
   }
 
-  // Installs the ddot and dgemv of numpy's BLAS (set once, before any env
-  // exists); `ilp64`: 64-bit integer arguments (numpy's wheels), else 32-bit.
-  void Set(std::uintptr_t ddot, std::uintptr_t dgemv, bool ilp64) {
+  // Installs the cblas_ddot, cblas_dgemv and cblas_dgemm of numpy's BLAS (set
+  // once, before any env exists); `ilp64`: 64-bit integer arguments (numpy's
+  // wheels), else 32-bit.
+  void Set(std::uintptr_t ddot, std::uintptr_t dgemv, std::uintptr_t dgemm,
+           bool ilp64) {
     ddot_ = ddot;
     dgemv_ = dgemv;
+    dgemm_ = dgemm;
     ilp64_ = ilp64;
   }
 
@@ -42,15 +50,13 @@ class NumpyBlas {
     }
     double dot = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
-      dot = std::fma(x[i], y[i], dot);
+      dot += x[i] * y[i];
     }
     return dot;
   }
 
   // v.dot(m) for a row-major 3x3 m: numpy's cblas_dgemv(RowMajor, Trans).
   void VecMat3(const double* v, const double* m, double* out) const {
-    constexpr int kRowMajor = 101;
-    constexpr int kTrans = 112;
     if (dgemv_ != 0) {
       if (ilp64_) {
         reinterpret_cast<Dgemv<std::int64_t>>(dgemv_)(  // NOLINT
@@ -62,11 +68,37 @@ class NumpyBlas {
       return;
     }
     for (int j = 0; j < 3; ++j) {
-      out[j] = std::fma(v[2], m[6 + j], std::fma(v[1], m[3 + j], v[0] * m[j]));
+      out[j] = v[0] * m[j] + v[1] * m[3 + j] + v[2] * m[6 + j];
+    }
+  }
+
+  // a.dot(b) for two row-major 3x3 matrices: numpy's
+  // cblas_dgemm(RowMajor, NoTrans, NoTrans, 3, 3, 3, 1, a, 3, b, 3, 0, out, 3).
+  void MatMat3(const double* a, const double* b, double* out) const {
+    if (dgemm_ != 0) {
+      if (ilp64_) {
+        reinterpret_cast<Dgemm<std::int64_t>>(dgemm_)(  // NOLINT
+            kRowMajor, kNoTrans, kNoTrans, 3, 3, 3, 1.0, a, 3, b, 3, 0.0, out,
+            3);
+      } else {
+        reinterpret_cast<Dgemm<std::int32_t>>(dgemm_)(  // NOLINT
+            kRowMajor, kNoTrans, kNoTrans, 3, 3, 3, 1.0, a, 3, b, 3, 0.0, out,
+            3);
+      }
+      return;
+    }
+    for (int row = 0; row < 3; ++row) {
+      for (int j = 0; j < 3; ++j) {
+        out[3 * row + j] = a[3 * row] * b[j] + a[3 * row + 1] * b[3 + j] +
+                           a[3 * row + 2] * b[6 + j];
+      }
     }
   }
 
  private:
+  static constexpr int kRowMajor = 101;
+  static constexpr int kNoTrans = 111;
+  static constexpr int kTrans = 112;
   template <typename Int>
   using Ddot = double (*)(Int n, const double* x, Int incx, const double* y,
                           Int incy);
@@ -74,9 +106,15 @@ class NumpyBlas {
   using Dgemv = void (*)(int order, int trans, Int m, Int n, double alpha,
                          const double* a, Int lda, const double* x, Int incx,
                          double beta, double* y, Int incy);
+  template <typename Int>
+  using Dgemm = void (*)(int order, int trans_a, int trans_b, Int m, Int n,
+                         Int k, double alpha, const double* a, Int lda,
+                         const double* b, Int ldb, double beta, double* c,
+                         Int ldc);
 
   std::uintptr_t ddot_ = 0;
   std::uintptr_t dgemv_ = 0;
+  std::uintptr_t dgemm_ = 0;
   bool ilp64_ = true;
 };
 
@@ -95,15 +133,9 @@ inline void NpVecMat3(const double* v, const double* m, double* out) {
   NumpyBlas::Get().VecMat3(v, m, out);
 }
 
-// The square root of the sum of squares added left to right, each step
-// rounded: what the gymnasium MuJoCo tasks use for np.linalg.norm (their
-// module is not handed numpy's BLAS).
-inline double NormUnfused(std::span<const double> x) {
-  double dot = 0.0;
-  for (double v : x) {
-    dot += v * v;
-  }
-  return std::sqrt(dot);
+// a.dot(b) for row-major 3x3 matrices a and b.
+inline void NpMatMat3(const double* a, const double* b, double* out) {
+  NumpyBlas::Get().MatMat3(a, b, out);
 }
 
 }  // namespace envpool

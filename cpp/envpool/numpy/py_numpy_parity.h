@@ -28,11 +28,10 @@ inline void RegisterNumpyParity(pybind11::module_& m) {
       "calls it once, before any pool is made).");
   m.def(
       "set_numpy_blas",
-      [](std::uintptr_t ddot, std::uintptr_t dgemv, bool ilp64) {
-        NumpyBlas::Get().Set(ddot, dgemv, ilp64);
-      },
-      "Installs the cblas_ddot and cblas_dgemv of numpy's BLAS (ilp64: "
-      "64-bit integer arguments).");
+      [](std::uintptr_t ddot, std::uintptr_t dgemv, std::uintptr_t dgemm,
+         bool ilp64) { NumpyBlas::Get().Set(ddot, dgemv, dgemm, ilp64); },
+      "Installs the cblas_ddot, cblas_dgemv and cblas_dgemm of numpy's BLAS "
+      "(ilp64: 64-bit integer arguments).");
   m.attr("NUMPY_FUNCTIONS") = [] {
     pybind11::list names;
     for (auto name : kNumpyFuncNames) {

@@ -374,7 +374,6 @@ def start_dm_control_episode(env: Any, info: Mapping[str, Any], index: int = 0) 
     return dm_env.restart(observation)
 
 
-_numpy_loops_installed = False
 NUMPY_LOOPS: list[str] = []
 """The numpy functions whose own float64 kernels the DMC envs call (all of
 ``envpool._dmc.NUMPY_FUNCTIONS`` unless numpy's ufunc objects look unexpected;
@@ -384,12 +383,8 @@ libm stands in for the rest, which may differ from numpy in the last bit), and
 
 def _load_library() -> None:
     """Loads envpool._dmc (libmujoco first) and hands it numpy's float64 loops."""
-    global _numpy_loops_installed
     mujoco_runtime.load_library()
-    module = importlib.import_module(_DMC)
-    if not _numpy_loops_installed:
-        NUMPY_LOOPS.extend(numpy_parity.install(module))
-        _numpy_loops_installed = True
+    NUMPY_LOOPS[:] = numpy_parity.install_once(importlib.import_module(_DMC))
 
 
 def __getattr__(name: str) -> Any:

@@ -43,7 +43,6 @@ def _mpe2_module(task_id: str) -> str:
 MPE2_MODULES = {task_id: _mpe2_module(task_id) for task_id in _TASK_IDS}
 """Each task's scenario in mpe2: ``mpe2.<module>.parallel_env(**options)``."""
 
-_numpy_loops_installed = False
 NUMPY_LOOPS: list[str] = []
 """The numpy functions whose own float64 kernels the scenarios call (np.exp in the
 boundary penalty of simple_tag and simple_world_comm, np.cos, np.sin and np.arctan2 in
@@ -54,11 +53,8 @@ num_landmark_neighbors), installed on first use."""
 
 def _module() -> Any:
     """envpool._mpe2, handed numpy's float64 loops the first time."""
-    global _numpy_loops_installed
     module = importlib.import_module(_MODULE)
-    if not _numpy_loops_installed:
-        NUMPY_LOOPS.extend(numpy_parity.install(module))
-        _numpy_loops_installed = True
+    NUMPY_LOOPS[:] = numpy_parity.install_once(module)
     return module
 
 

@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from envpool import mujoco_runtime
+from envpool import mujoco_runtime, numpy_parity
 from envpool.registry import register_family, task
 
 # task id -> (C++ class, gymnasium's TimeLimit)
@@ -81,9 +81,17 @@ TABLE = [
 register_family("mujoco", TABLE)
 
 
+NUMPY_LOOPS: list[str] = []
+"""What numpy_parity handed envpool._mujoco: "blas" when its envs call numpy's own
+ddot for np.linalg.norm (Reacher's and Pusher's rewards, distance_from_origin),
+whose rounding depends on the CPU's OpenBLAS kernels."""
+
+
 def __getattr__(name: str) -> Any:
     """The env classes, loaded on first use (after checking the mujoco package)."""
     if name not in {cls for cls, _ in TASKS.values()}:
         raise AttributeError(name)
     mujoco_runtime.load_library()
-    return getattr(importlib.import_module("envpool._mujoco"), name)
+    module = importlib.import_module("envpool._mujoco")
+    NUMPY_LOOPS[:] = numpy_parity.install_once(module)
+    return getattr(module, name)

@@ -171,12 +171,9 @@ class Quadruped {
         d.qvel[ball_dof_ + 3],
         d.qvel[ball_dof_ + 4],
         d.qvel[ball_dof_ + 5]};
-    // The 3x3 matrix product is numpy's dgemm, which on this BLAS rounds as
-    // one vector-matrix product per row.
-    auto ball = out.Obs<double>(5);
-    for (int row = 0; row < 3; ++row) {
-      NpVecMat3(&ball_state[3 * row], torso_frame, &ball[3 * row]);
-    }
+    // ball_state.dot(torso_frame): numpy's dgemm, which rounds differently
+    // from one dgemv per row on some CPUs.
+    NpMatMat3(ball_state.data(), torso_frame, out.Obs<double>(5).data());
     EgocentricVector(d.site_xpos + 3 * target_, torso_pos, torso_frame,
                      out.Obs<double>(6).data());
   }
