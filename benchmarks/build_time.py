@@ -63,7 +63,9 @@ def one_run(args: argparse.Namespace) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="envpool-build-time-"))
     log = folder / "units.jsonl"
     launcher = folder / "launch"
-    launcher.write_text(f"#!/bin/sh\nexec {sys.executable} {Path(__file__).resolve()} --launch \"$@\"\n")
+    launcher.write_text(
+        f'#!/bin/sh\nexec {sys.executable} {Path(__file__).resolve()} --launch "$@"\n'
+    )
     launcher.chmod(0o755)
     env = {
         **os.environ,
@@ -79,8 +81,9 @@ def one_run(args: argparse.Namespace) -> dict[str, Any]:
         env["ENVPOOL_FAMILIES"] = args.families
     source = folder / "src"
     source.mkdir()
-    archive = subprocess.run(["git", "-C", str(REPO), "archive", args.rev], check=True,
-                             capture_output=True).stdout
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", args.rev], check=True, capture_output=True
+    ).stdout
     subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
     target = f"{source}[{args.extras}]" if args.extras else str(source)
     command = [str(folder / "venv" / "bin" / "pip"), "install", target]
@@ -123,13 +126,17 @@ def one_run(args: argparse.Namespace) -> dict[str, Any]:
 
 def table(run: dict[str, Any]) -> str:
     lines = ["| stage | units | wall s (first start to last end) | CPU s |", "|---|---:|---:|---:|"]
-    lines.append(f"| before the build (venv, downloads, dependencies, configure) | | "
-                 f"{run['before_build']:.0f} | |")
+    lines.append(
+        f"| before the build (venv, downloads, dependencies, configure) | | "
+        f"{run['before_build']:.0f} | |"
+    )
     for name, row in run["stages"].items():
         lines.append(f"| {name} | {row['units']} | {row['wall']:.0f} | {row['cpu']:.0f} |")
     lines.append(f"| after the build (install into the venv) | | {run['after_build']:.0f} | |")
-    lines.append(f"| **total** | | **{run['wall']:.0f}** ({run['wall'] / 60:.1f} min; "
-                 f"compiling and linking {run['build_wall']:.0f}) | **{run['cpu']:.0f}** |")
+    lines.append(
+        f"| **total** | | **{run['wall']:.0f}** ({run['wall'] / 60:.1f} min; "
+        f"compiling and linking {run['build_wall']:.0f}) | **{run['cpu']:.0f}** |"
+    )
     return "\n".join(lines)
 
 
@@ -141,24 +148,33 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--extras", default="bench", help="the extras installed ('' for none)")
     parser.add_argument("--families", default=None, help="ENVPOOL_FAMILIES for the build")
-    parser.add_argument("--define", action="append", default=[], metavar="NAME=VALUE",
-                        help="a CMake definition, e.g. ENVPOOL_LTO=ON")
+    parser.add_argument(
+        "--define",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a CMake definition, e.g. ENVPOOL_LTO=ON",
+    )
     parser.add_argument("--json", type=Path, help="write every run's numbers here")
     parser.add_argument("--keep", action="store_true", help="keep the runs' folders")
     args = parser.parse_args()
     runs = []
     for i in range(args.runs):
         run = one_run(args)
-        print(f"build_time: run {i + 1}: {run['wall']:.0f} s wall, {run['cpu']:.0f} s CPU",
-              flush=True)
+        print(
+            f"build_time: run {i + 1}: {run['wall']:.0f} s wall, {run['cpu']:.0f} s CPU", flush=True
+        )
         runs.append(run)
     median = sorted(runs, key=lambda r: r["wall"])[(len(runs) - 1) // 2]
-    print(f"\nnproc {os.cpu_count()}, {len(runs)} run(s), median wall "
-          f"{statistics.median(r['wall'] for r in runs):.0f} s; the median run:\n")
+    print(
+        f"\nnproc {os.cpu_count()}, {len(runs)} run(s), median wall "
+        f"{statistics.median(r['wall'] for r in runs):.0f} s; the median run:\n"
+    )
     print(table(median))
     if args.json:
-        args.json.write_text(json.dumps({"runs": runs, "args": vars(args) | {"json": None}},
-                                        indent=1, default=str))
+        args.json.write_text(
+            json.dumps({"runs": runs, "args": vars(args) | {"json": None}}, indent=1, default=str)
+        )
 
 
 if __name__ == "__main__":

@@ -315,22 +315,35 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_list(args: argparse.Namespace) -> int:
     import envpool
-    from envpool.registry import list_families
+    from envpool.registry import BUILTIN_FAMILIES, build_command, built_families, list_families
 
     families = list_families()
+    built = built_families()
+    missing = [f for f in BUILTIN_FAMILIES if f not in built]
+    hint = (
+        f"not built in this install: {', '.join(missing)}; to build them: "
+        f"{build_command([*built, *missing])}"
+    )
     if args.families:
         width = max(map(len, families))
         for name, ids in families.items():
             shown = ", ".join(ids[:3]) + (", ..." if len(ids) > 3 else "")
-            print(f"{name:<{width}}  {len(ids):>4}  {shown}")
+            status = "  (not built)" if name in missing else ""
+            print(f"{name:<{width}}  {len(ids):>4}  {shown}{status}")
+        if missing:
+            print(hint)
         return 0
     tasks = envpool.list_all_envs()
+    if missing:
+        print(f"envpool list: {hint}", file=sys.stderr)
     if args.family is not None:
         if args.family not in families:
             print(
                 f"envpool list: no family {args.family!r}; families: {', '.join(families)}",
                 file=sys.stderr,
             )
+            return 1
+        if args.family in missing:
             return 1
         tasks = families[args.family]
     if args.pattern:

@@ -234,9 +234,13 @@ def _load_plugins() -> None:
 
 
 def list_all_envs() -> list[str]:
-    """All registered task ids, sorted."""
+    """All registered task ids that this install can make, sorted (the tasks of a
+    built-in family left out of the build are not listed: ``list_families``)."""
     _load_plugins()
-    return sorted(_tasks)
+    built = built_families()
+    return sorted(
+        t for t, s in _tasks.items() if s.family not in BUILTIN_FAMILIES or s.family in built
+    )
 
 
 def list_families() -> dict[str, list[str]]:
@@ -248,13 +252,70 @@ def list_families() -> dict[str, list[str]]:
     return dict(sorted(families.items()))
 
 
+BUILTIN_FAMILIES = (
+    "atari",
+    "box2d",
+    "classic_control",
+    "dmc",
+    "minigrid",
+    "mpe2",
+    "mujoco",
+    "toy_text",
+)
+"""The families that ship with envpool, each of which a build may leave out
+(ENVPOOL_FAMILIES; cmake/families.cmake keeps the same list)."""
+
+
+def built_families() -> tuple[str, ...]:
+    """The built-in families this install compiled (all of them unless it was built
+    with ENVPOOL_FAMILIES), sorted."""
+    from envpool.bindings import extension
+
+    try:
+        built = str(extension("_core").BUILT_FAMILIES)
+    except (ImportError, AttributeError):
+        return BUILTIN_FAMILIES  # no extension at all: make() says why when it loads one
+    if built == "all":
+        return BUILTIN_FAMILIES
+    return tuple(sorted(f for f in built.split(",") if f))
+
+
+def build_command(families: Iterable[str]) -> str:
+    """The command that rebuilds this envpool with ``families`` (sorted, deduplicated)."""
+    from envpool.bindings import extension
+
+    try:
+        source = str(extension("_core").SOURCE_DIR)
+    except (ImportError, AttributeError):
+        source = ""
+    if not source or not os.path.isfile(os.path.join(source, "pyproject.toml")):
+        source = "<envpool's source folder>"
+    names = ",".join(sorted(set(families)))
+    return f'ENVPOOL_FAMILIES="{names}" pip install {source}'
+
+
+def _check_built(spec: TaskSpec) -> None:
+    """Raises ImportError naming the family and the command that builds it when
+    ``spec``'s family is a built-in one this install was built without."""
+    if spec.family not in BUILTIN_FAMILIES:
+        return
+    built = built_families()
+    if spec.family in built:
+        return
+    raise ImportError(
+        f"task {spec.task_id!r} is in the {spec.family!r} family, which this envpool was "
+        f"built without (ENVPOOL_FAMILIES: {', '.join(built) or 'none'}). Build it with: "
+        f"{build_command([*built, spec.family])}   (or ENVPOOL_FAMILIES=all)"
+    )
+
+
 def get_task(task_id: str) -> TaskSpec:
     """The TaskSpec of ``task_id``; ValueError with close matches if unknown."""
     _load_plugins()
     if not isinstance(task_id, str):
         raise TypeError(f"task_id must be a string, got {type(task_id).__name__}")
     try:
-        return _tasks[task_id]
+        spec = _tasks[task_id]
     except KeyError:
         if task_id in _unavailable:
             raise ValueError(_unavailable[task_id]) from None
@@ -263,3 +324,5 @@ def get_task(task_id: str) -> TaskSpec:
         raise ValueError(
             f"unknown task id {task_id!r}.{hint} envpool.list_all_envs() lists them all."
         ) from None
+    _check_built(spec)
+    return spec
