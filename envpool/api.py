@@ -150,6 +150,18 @@ def make(
     env_cls = task.load(task_options)
     if original_api:
         task_options = with_original_defaults(env_cls, task_options)
+    capable = {"rgb_array": env_cls.can_render, "ansi": env_cls.can_render_ansi}
+    modes = [mode for mode, able in capable.items() if able]
+    if render_mode is not None and render_mode not in ("rgb_array", "ansi"):
+        offered = "".join(f" or {m!r}" for m in modes)
+        window = (
+            " (envpool opens no window: show render_mode='rgb_array' frames)"
+            if render_mode == "human" and modes
+            else ""
+        )
+        raise ValueError(
+            f"{task_id}: render_mode must be None{offered}, got {render_mode!r}{window}"
+        )
     if render_mode == "rgb_array" and not env_cls.can_render:
         raise ValueError(f"{task_id} cannot render frames; leave render_mode=None")
     if render_mode == "ansi" and not env_cls.can_render_ansi:

@@ -119,19 +119,21 @@ class MultiAgentEnvPool(PoolHandle):
     def step(self, actions: dict[str, Any], env_id: Any = None) -> tuple[Any, ...]:
         """Steps every env (or those in ``env_id``) with one action per agent per env."""
         ids = self._ids(env_id)
-        return self._split(self._pool.step(self._pack(actions, len(ids)), env_id))
+        return self._split(self._pool.step(self._pack(actions, ids), env_id))
 
     def send(self, actions: dict[str, Any], env_id: Any = None) -> None:
         """Starts stepping the envs in ``env_id`` (all envs when None)."""
         ids = self._ids(env_id)
-        self._pool.send(self._pack(actions, len(ids)), env_id)
+        self._pool.send(self._pack(actions, ids), env_id)
 
     def recv(self) -> tuple[Any, ...]:
         """Waits for the next batch of results (``infos[agent]["env_id"]`` says whose)."""
         return self._split(self._pool.recv())
 
-    def _pack(self, actions: Any, n: int) -> np.ndarray:
-        """The per-agent actions, checked, as the env's one float32 row per env."""
+    def _pack(self, actions: Any, ids: np.ndarray) -> np.ndarray:
+        """The per-agent actions for the envs ``ids``, checked (a non-finite value names
+        its agent and env), as the env's one float32 row per env."""
+        n = len(ids)
         if not isinstance(actions, dict):
             raise TypeError(
                 f"actions must be a dict keyed by agent name, got {type(actions).__name__}"
@@ -146,31 +148,37 @@ class MultiAgentEnvPool(PoolHandle):
             if isinstance(space, spaces.Discrete):
                 if value.dtype.kind not in "iu":
                     raise TypeError(
-                        f"agent {agent!r}'s discrete actions need an integer dtype, got "
+                        f"the discrete actions of agent {agent!r} need an integer dtype, got "
                         f"{value.dtype}"
                     )
                 if value.shape != (n,):
                     raise ValueError(
-                        f"agent {agent!r}'s actions must have shape ({n},) (one per env), "
+                        f"the actions of agent {agent!r} must have shape ({n},) (one per env), "
                         f"got {value.shape}"
                     )
                 if n and (value.min() < 0 or value.max() >= space.n):
                     bad = value[(value < 0) | (value >= space.n)][0]
                     raise ValueError(
-                        f"agent {agent!r}'s action {bad} is out of range [0, {space.n - 1}]"
+                        f"action {bad} of agent {agent!r} is out of range [0, {space.n - 1}]"
                     )
                 packed[:, offset] = value
             else:
                 width = int(np.prod(shape, dtype=np.int64))
                 if value.dtype.kind != "f":
                     raise TypeError(
-                        f"agent {agent!r}'s continuous actions need a float dtype, got "
+                        f"the continuous actions of agent {agent!r} need a float dtype, got "
                         f"{value.dtype}"
                     )
                 if value.shape != (n, *shape):
                     raise ValueError(
-                        f"agent {agent!r}'s actions must have shape {(n, *shape)} "
+                        f"the actions of agent {agent!r} must have shape {(n, *shape)} "
                         f"(one row per env), got {value.shape}"
+                    )
+                finite = np.isfinite(value.reshape(n, width)).all(axis=1)
+                if not finite.all():
+                    env = int(ids[int(np.argmin(finite))])
+                    raise ValueError(
+                        f"the action of agent {agent!r} for env {env} is not finite (NaN or inf)"
                     )
                 packed[:, offset : offset + width] = value.reshape(n, width)
         return packed

@@ -106,7 +106,7 @@ class PettingZooEnv(ParallelEnv):
             expected = self.action_spaces[agent].shape or ()
             if shape != expected:
                 raise ValueError(
-                    f"agent {agent!r}'s action must have shape {expected}, got {shape}"
+                    f"the action of agent {agent!r} must have shape {expected}, got {shape}"
                 )
 
     def render(self) -> np.ndarray:

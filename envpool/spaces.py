@@ -74,6 +74,23 @@ def is_multi_discrete(desc: ArrayDesc) -> bool:
     )
 
 
+_PRINTABLE_ASCII = "".join(chr(c) for c in range(32, 127))
+
+
+class Text(spaces.Text):
+    """gymnasium's Text space, printed without a raw ``%``: gymnasium's own warnings
+    format their message with ``msg % args``, so a space whose printed charset holds
+    a ``%`` (printable ASCII does) made any warning that names the space raise
+    TypeError. The full printable-ASCII charset is printed by name."""
+
+    def __repr__(self) -> str:
+        if "".join(sorted(self.character_set)) == _PRINTABLE_ASCII:
+            charset = "printable ASCII"
+        else:
+            charset = self.characters.replace("%", "\\x25")
+        return f"Text({self.min_length}, {self.max_length}, charset={charset})"
+
+
 def to_space(desc: ArrayDesc) -> spaces.Space:
     """A Discrete for a bounded integer scalar, a MultiDiscrete for an integer vector
     bounded element by element, a Dict (in the env's key order) for a dict
@@ -83,7 +100,7 @@ def to_space(desc: ArrayDesc) -> spaces.Space:
     if is_dict(desc):  # an OrderedDict keeps the env's key order (a dict is sorted)
         return spaces.Dict(OrderedDict((key["name"], to_space(key)) for key in desc["keys"]))
     if is_text(desc):  # low and high hold the least and most characters
-        return spaces.Text(
+        return Text(
             max_length=int(desc["high"][0]),
             min_length=int(desc["low"][0]),
             charset=desc["charset"],

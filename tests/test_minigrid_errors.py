@@ -70,3 +70,22 @@ def test_out_of_range_action_leaves_the_pool_usable(task_id: str) -> None:
     ref_obs, *_ = ref.step(1)
     np.testing.assert_array_equal(obs["image"][0], ref_obs["image"])
     assert obs["direction"][0] == ref_obs["direction"]
+
+
+@pytest.mark.parametrize("task_id", ["MiniGrid-Empty-5x5-v0", "BabyAI-GoToRedBall-v0"])
+def test_max_steps_none_is_minigrids_default(task_id: str) -> None:
+    """minigrid's constructors take max_steps=None for "the env class's own limit";
+    envpool takes it too, with the same limit as leaving the option out (0)."""
+    limits = []
+    for options in ({"max_steps": None}, {}):
+        with envpool.make(task_id, num_envs=1, seed=0, **options) as env:
+            env.reset(seed=0)
+            for step in range(1, 10_000):
+                _, _, terminated, truncated, _ = env.step(np.array([0]))  # turn left
+                assert not terminated[0]
+                if truncated[0]:
+                    limits.append(step)
+                    break
+            else:
+                raise AssertionError("no truncation in 10,000 steps")
+    assert limits[0] == limits[1] > 0

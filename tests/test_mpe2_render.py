@@ -175,8 +175,14 @@ def test_render_env_id_and_pettingzoo_give_the_same_frames() -> None:
 
 
 def test_bad_render_modes_are_refused() -> None:
-    with pytest.raises(ValueError, match="render_mode must be None, 'rgb_array' or 'ansi'"):
+    with pytest.raises(ValueError) as raised:
         envpool.make("SimpleSpread-v3", render_mode="human")
+    assert str(raised.value).startswith(
+        "SimpleSpread-v3: render_mode must be None or 'rgb_array', got 'human'"
+    )
+    assert "ansi" not in str(raised.value)  # SimpleSpread has no text rendering
+    with pytest.raises(ValueError, match=r"must be None or 'rgb_array' or 'ansi', got 'text'"):
+        envpool.make("FrozenLake-v1", render_mode="text")
     with pytest.raises(ValueError, match="has no text rendering"):
         envpool.make("SimpleSpread-v3", render_mode="ansi")
     with pytest.raises(ValueError, match="has no text rendering"):

@@ -208,7 +208,11 @@ def test_bad_discrete_actions_raise_and_the_pool_stays_usable(
     [
         (np.zeros((2, 4), np.float32), ValueError, "must have shape (2, 5)"),
         (np.zeros((2, 5), np.int64), TypeError, "float dtype"),
-        (np.full((2, 5), np.nan, np.float32), ValueError, "not finite"),
+        (
+            np.array([[0.0] * 5, [0.0, np.nan, 0.0, 0.0, 0.0]], np.float32),
+            ValueError,
+            "the action of agent 'agent_1' for env 1 is not finite",
+        ),
     ],
     ids=["wrong-shape", "integer", "nan"],
 )
@@ -218,8 +222,9 @@ def test_bad_continuous_actions_raise_and_the_pool_stays_usable(
     pool = envpool.make("SimpleSpread-v3", num_envs=2, seed=0, continuous_actions=True)
     pool.reset()
     actions = sample_actions(pool, 2)
-    with pytest.raises(error, match=re.escape(words)):
+    with pytest.raises(error, match=re.escape(words)) as raised:
         pool.step({**actions, "agent_1": value})
+    assert "agent 'agent_1'" in str(raised.value) and "''s" not in str(raised.value)
     pool.step(actions)
     pool.close()
 

@@ -96,7 +96,7 @@ def test_bad_continuous_actions_raise_and_the_env_stays_usable(change, error, wo
     [
         (np.array([1, 2]), ValueError, "shape (), got (2,)"),
         (np.array([1]), ValueError, "shape (), got (1,)"),
-        (7, ValueError, "action 7 is out of range [0, 4]"),
+        (7, ValueError, "action 7 of agent 'agent_1' is out of range [0, 4]"),
         (1.0, TypeError, "integer dtype"),
     ],
     ids=["two", "batch-axis", "out-of-range", "float"],

@@ -301,6 +301,15 @@ def test_pools_it_cannot_wrap_are_refused() -> None:
         VecEnv(pool)
     with pytest.raises(ValueError, match="flat_observation=True"):
         make_vec_env("Blackjack-v1", 2)
+    # MiniGrid's default observation holds the mission as a Text, which SB3's policies
+    # cannot take (SB3 itself raises NotImplementedError deep inside): named, with the
+    # obs_mode that trains
+    with pytest.raises(ValueError, match="Text observation space, and key 'mission'") as raised:
+        make_vec_env("MiniGrid-Empty-5x5-v0", 2)
+    assert "obs_mode='image'" in str(raised.value) and "obs_mode='flat'" in str(raised.value)
+    vec = make_vec_env("MiniGrid-Empty-5x5-v0", 2, obs_mode="image")
+    assert vec.reset().shape == (2, 7, 7, 3)
+    vec.close()
 
 
 def test_blackjack_runs_with_its_flat_observation() -> None:

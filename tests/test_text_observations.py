@@ -136,3 +136,19 @@ def test_xla_refuses_text_observations(make_text: Any) -> None:
     with pytest.raises(TypeError, match=r"FaultTextDict-v0: env.xla\(\) cannot carry text"):
         env.xla()
     env.reset()  # still usable
+
+
+def test_gymnasium_warnings_can_print_a_text_space(make_text: Any) -> None:
+    """gymnasium.logger.warn formats its message with ``msg % args``: a Text space printed
+    with a raw ``%`` in its charset made every warning naming it raise TypeError (e.g.
+    TransformObservation without single_observation_space over a MiniGrid pool)."""
+    with make_text(num_envs=2) as env:
+        space = env.single_observation_space
+        assert "%" not in repr(space)
+        with pytest.warns(UserWarning, match="charset=printable ASCII"):
+            gymnasium.logger.warn(f"the space is {space}")
+        wrapped = gymnasium.wrappers.vector.TransformObservation(env, lambda obs: obs)
+        wrapped.reset(seed=0)
+    odd = envpool.spaces.Text(4, charset="a%b")
+    assert repr(odd) == "Text(1, 4, charset=\\x25ab)"  # gymnasium sorts the charset
+    assert isinstance(odd, spaces.Text) and odd == spaces.Text(4, charset="a%b")

@@ -27,6 +27,10 @@ from envpool.gymnasium_env import GymnasiumEnvPool
 _COMMON_INFO_KEYS = ("env_id", "elapsed_step")
 
 
+# The observation spaces SB3's policies take (alone or as the values of a Dict).
+_SB3_SPACES = (spaces.Box, spaces.Discrete, spaces.MultiDiscrete, spaces.MultiBinary)
+
+
 def _check_pool(pool: Any) -> None:
     if not isinstance(pool, GymnasiumEnvPool):
         raise ValueError(
@@ -40,11 +44,27 @@ def _check_pool(pool: Any) -> None:
         )
     if pool.closed:
         raise ValueError("the pool is closed; make a new one with envpool.make")
-    if isinstance(pool.single_observation_space, spaces.Tuple):
+    space = pool.single_observation_space
+    if isinstance(space, spaces.Tuple):
         raise ValueError(
             f"SB3 takes no Tuple observation spaces, and {pool.spec.id}'s is one; make the "
             "pool with flat_observation=True (one array of the same values)"
         )
+    parts = space.items() if isinstance(space, spaces.Dict) else [("", space)]
+    for key, part in parts:
+        if not isinstance(part, _SB3_SPACES):
+            where = f"key {key!r} of " if key else ""
+            fix = "an observation space of Box, Discrete, MultiDiscrete or MultiBinary"
+            if "obs_mode" in pool.spec.config:
+                fix = (
+                    "obs_mode='image' (the agent's 7x7x3 view, minigrid's ImgObsWrapper) or "
+                    "obs_mode='flat' (minigrid's FlatObsWrapper: image and mission in one "
+                    "vector)"
+                )
+            raise ValueError(
+                f"SB3 takes no {type(part).__name__} observation space, and {where}"
+                f"{pool.spec.id}'s observation is one; make the pool with {fix}"
+            )
 
 
 class VecEnv(SB3VecEnv):

@@ -23,8 +23,11 @@ _POSITION_OPTIONS = ("agent_start_pos", "agent_pos", "goal_pos")
 
 def _options(options: dict[str, Any]) -> dict[str, Any]:
     """minigrid's option values in the C++ env's types: a position None (minigrid's
-    "random") as an empty tuple, an obstacle type given as minigrid's class (Lava, Wall)
-    as its name."""
+    "random") as an empty tuple, ``max_steps=None`` (minigrid's own default: the env
+    class's step limit) as 0, which means the same here, an obstacle type given as
+    minigrid's class (Lava, Wall) as its name."""
+    if "max_steps" in options and options["max_steps"] is None:
+        options["max_steps"] = 0
     for name in _POSITION_OPTIONS:
         if name in options and options[name] is None:
             options[name] = ()
