@@ -408,20 +408,36 @@ def cmd_info(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             "entry_point": task.entry_point,
             "observation_space": repr(spec.observation_space),
             "action_space": repr(spec.action_space),
-            "observation_spec": _describe_dm(spec.observation_spec),
-            "action_spec": _describe_dm(spec.action_spec),
+            "observation_spec": None
+            if spec.is_multi_agent
+            else _describe_dm(spec.observation_spec),
+            "action_spec": None if spec.is_multi_agent else _describe_dm(spec.action_spec),
             "max_episode_steps": spec.config["max_episode_steps"],
             "info": {k: {"dtype": str(d), "shape": list(s)} for k, (d, s) in info_arrays.items()},
-            "options": {k: _jsonable(v) for k, v in options.items()},
+            "options": {
+                k: _jsonable(
+                    None
+                    if k in task.option_notes and task.option_notes[k].zero_is_none and v == 0
+                    else v
+                )
+                for k, v in options.items()
+            },
+            "option_notes": {k: n.note for k, n in task.option_notes.items() if k in options},
         }
         print(json.dumps(out, indent=2))
         return 0
+    if spec.is_multi_agent:  # env_type="dm" is refused: no dm specs to show
+        dm_lines = ["  dm_env             none: a multi-agent task (env_type='dm' is refused)"]
+    else:
+        dm_lines = [
+            f"  dm observation     {_describe_dm(spec.observation_spec)}",
+            f"  dm action          {_describe_dm(spec.action_spec)}",
+        ]
     lines = [
         f"{spec.task_id}  ({task.entry_point})",
         f"  observation space  {spec.observation_space}",
         f"  action space       {spec.action_space}",
-        f"  dm observation     {_describe_dm(spec.observation_spec)}",
-        f"  dm action          {_describe_dm(spec.action_spec)}",
+        *dm_lines,
         f"  max_episode_steps  {spec.config['max_episode_steps']}",
         "  info arrays        "
         + ", ".join(f"{k} {d}{list(s) if s else ''}" for k, (d, s) in info_arrays.items()),
@@ -433,6 +449,10 @@ def cmd_info(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     computed = (set(task.default_options()) - set(task.options)) | set(task.convert_options({}))
     for key, value in options.items():
         note = "  (filled in when a pool is made)" if key in computed else ""
+        extra = task.option_notes.get(key)
+        if extra is not None:
+            value = None if extra.zero_is_none and value == 0 else value
+            note = f"  ({extra.note})"
         lines.append(f"  {key.ljust(width)} = {value!r}{note}")
     lines.append("")
     lines.append(

@@ -19,6 +19,15 @@ either."""
 
 
 @dataclass(frozen=True)
+class OptionNote:
+    """``envpool info``'s word on one option of a task (``TaskSpec.option_notes``)."""
+
+    note: str
+    zero_is_none: bool = False
+    """The env's config holds the user's None as 0: a 0 is shown as None."""
+
+
+@dataclass(frozen=True)
 class TaskSpec:
     """A registered task: an env class plus the options that define the task."""
 
@@ -49,6 +58,9 @@ class TaskSpec:
     render_options: Callable[[str | None], Mapping[str, Any]] | None = None
     """More default options for a pool made with a render mode (``None`` included): what
     changes only the frames (LunarLander's exhaust particles, the Box2D frames' pygame)."""
+    option_notes: Mapping[str, OptionNote] = field(default_factory=dict)
+    """What ``envpool info`` says of an option beyond its default: a note (its choices,
+    what a special value means), and whether a 0 in the config is the user's None."""
 
     def convert_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """The user's options in the types the env's config takes."""
@@ -139,6 +151,7 @@ def task(
     extra_options: Mapping[str, Any] | None = None,
     frame_drawer: str | None = None,
     render_options: Callable[[str | None], Mapping[str, Any]] | None = None,
+    option_notes: Mapping[str, OptionNote] | None = None,
     **options: Any,
 ) -> TaskSpec:
     """One row of a family's task table (``register_family``): ``task_id``, served by
@@ -156,7 +169,8 @@ def task(
     the options that ``convert_options`` consumes itself, with their defaults;
     ``frame_drawer`` (``"module:function"``), if given, draws the frames in Python from
     what the env's ``Render`` writes; ``render_options(render_mode)``, if given, supplies
-    option defaults that depend on the render mode.
+    option defaults that depend on the render mode; ``option_notes`` is what
+    ``envpool info`` says of some options (``OptionNote``).
     """
     if not isinstance(task_id, str) or not task_id:
         raise ValueError("task_id must be a non-empty string")
@@ -177,6 +191,7 @@ def task(
         dict(extra_options or {}),
         frame_drawer,
         render_options,
+        dict(option_notes or {}),
     )
 
 

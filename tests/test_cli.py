@@ -256,3 +256,27 @@ def test_info_describes_a_dict_observation() -> None:
     assert done.returncode == 0, done.stderr
     assert "dm observation     {position: BoundedArray(shape=(8,)" in done.stdout
     assert "model_file" in done.stdout and "(filled in when a pool is made)" in done.stdout
+
+
+@pytest.mark.parametrize(
+    "task_id", ["SimpleSpread-v3", "MiniGrid-DoorKey-8x8-v0", "BabyAI-GoToRedBall-v0"]
+)
+def test_info_shows_defaults_that_make_accepts(task_id: str) -> None:
+    """Every default `envpool info` prints is one `make` takes back (mpe2's neighbour
+    counts and minigrid's max_steps are None, not the config's 0), enumerated options
+    list their choices, and a multi-agent task shows no dm_env specs (it refuses
+    env_type='dm')."""
+    done = run("info", "--json", task_id)
+    assert done.returncode == 0, done.stderr
+    info = json.loads(done.stdout)
+    options = {k: tuple(v) if isinstance(v, list) else v for k, v in info["options"].items()}
+    with envpool.make(task_id, num_envs=1, **options) as env:
+        env.reset(seed=0)
+    text = run("info", task_id).stdout
+    if task_id.startswith("Simple"):
+        assert info["action_spec"] is None and "dm action" not in text
+        assert "env_type='dm' is refused" in text
+        assert options["num_agent_neighbors"] is None
+    else:
+        assert options["max_steps"] is None
+        assert "'rgb_partial'" in text and "max_steps" in info["option_notes"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from envpool.families.minigrid.option_notes import OPTION_NOTES
 from envpool.registry import TaskSpec, task
 
 _MODULE = "envpool._babyai"
@@ -42,6 +43,7 @@ def _row(task_id: str, level: str, **options: Any) -> TaskSpec:
         f"{_MODULE}:{level}",
         render_fps=_FPS,
         convert_options=_options,
+        option_notes=OPTION_NOTES,
         **options,
     )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from envpool.families.minigrid import babyai
+from envpool.families.minigrid.option_notes import OPTION_NOTES
 from envpool.registry import mark_unavailable, register_family, task
 
 _MODULE = "envpool._minigrid"
@@ -58,6 +59,7 @@ def _row(task_id: str, env_class: str, **options: Any) -> Any:
         f"{_MODULE}:{env_class}",
         render_fps=_FPS,
         convert_options=_options,
+        option_notes=OPTION_NOTES,
         **options,
     )
 

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from envpool import numpy_parity
-from envpool.registry import register_family, task
+from envpool.registry import OptionNote, register_family, task
 
 _MODULE = "envpool._mpe2"
 
@@ -99,6 +99,13 @@ def _neighbor_options(options: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
+_NEIGHBOR_NOTES = {
+    name: OptionNote(
+        f"None: all of them; k >= 1: the k nearest {what} (mpe2's default None)", zero_is_none=True
+    )
+    for name, what in zip(NEIGHBOR_OPTIONS, ("agents", "landmarks"), strict=True)
+}
+
 TABLE = [
     task(
         task_id,
@@ -107,6 +114,7 @@ TABLE = [
         # the C++ env hands over the scene, which this draws as mpe2 does
         frame_drawer="envpool.families.mpe2.render:draw_frame",
         convert_options=_neighbor_options if task_id in NEIGHBOR_TASKS else None,
+        option_notes=_NEIGHBOR_NOTES if task_id in NEIGHBOR_TASKS else None,
     )
     for task_id, cls in _CLASSES.items()
 ]
