@@ -120,9 +120,10 @@ def ppo_update(
             optimizer.step()
 
 
-def train(args: argparse.Namespace) -> tuple[Agent, float, int, float]:
+def train(args: argparse.Namespace) -> tuple[Agent, float, int, int, float]:
     """Trains until --target or --total-timesteps; returns the agent, the success rate
-    of the last 100 training episodes, the env steps taken and the seconds."""
+    of the last (up to 100) training episodes, how many episodes that is, the env steps
+    taken and the seconds."""
     torch.manual_seed(args.seed)
     env = envpool.make(TASK, num_envs=args.num_envs, seed=args.seed, autoreset_mode="same_step")
     obs, _ = env.reset()
@@ -175,7 +176,7 @@ def train(args: argparse.Namespace) -> tuple[Agent, float, int, float]:
             print(f"reached a success rate of {rate:.2f} over the last 100 episodes")
             break
     env.close()
-    return agent, rate, steps, time.perf_counter() - start
+    return agent, rate, len(successes), steps, time.perf_counter() - start
 
 
 def evaluate(agent: Agent, episodes: int, seed: int) -> tuple[float, float]:
@@ -228,10 +229,10 @@ def main() -> int:
         args.eval_episodes = 16
 
     torch.set_num_threads(1)  # a 64-unit MLP is faster on one thread than split across cores
-    agent, rate, steps, seconds = train(args)
+    agent, rate, episodes, steps, seconds = train(args)
     success, mean_return = evaluate(agent, args.eval_episodes, seed=args.seed + 10_000)
     print(
-        f"trained {steps} env steps in {seconds:.1f} s; success rate of the last 100 "
+        f"trained {steps} env steps in {seconds:.1f} s; success rate of the last {episodes} "
         f"training episodes {rate:.2f}; {args.eval_episodes} fresh episodes: success rate "
         f"{success:.2f}, mean return {mean_return:.3f}"
     )

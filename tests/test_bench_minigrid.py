@@ -71,3 +71,15 @@ def test_bench_minigrid_script(tmp_path: Path) -> None:
     assert len(results) == 2 * 2 * 3  # rounds x tasks x engines
     assert {r["round"] for r in results} == {0, 1}
     assert {r["num_envs"] for r in results} == {2}
+
+
+def test_reference_prints_stay_out_of_the_tables() -> None:
+    """minigrid prints "Sampling rejected: ..." while it generates BossLevel's levels; the
+    bench keeps a peer's prints out of its own output."""
+    done = _run(
+        *("-m", "envpool", "bench", "--task", "BabyAI-BossLevel-v0", "--num-envs", "4"),
+        *("--seconds", "0.3", "--no-progress"),
+    )
+    assert done.returncode == 0, done.stderr
+    assert "BabyAI-BossLevel-v0" in done.stdout
+    assert "Sampling rejected" not in done.stdout + done.stderr

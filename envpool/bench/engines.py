@@ -352,10 +352,13 @@ class _GymnasiumEngine(Engine):
 
         gym_id = task.ale_id if task.is_atari else task.task_id
         if task.is_mujoco and _missing("mujoco"):
-            return "gymnasium's MuJoCo envs need the mujoco package (pip install mujoco)"
+            return "gymnasium's MuJoCo envs need the mujoco package (pip install mujoco==3.17.0)"
         if task.is_minigrid:
             if _missing("minigrid"):
-                return "gymnasium's MiniGrid envs need the minigrid package (pip install minigrid)"
+                return (
+                    "gymnasium's MiniGrid envs need the minigrid package (pip install "
+                    "--no-deps minigrid==3.2.0: with its dependencies it would replace pygame)"
+                )
             try:
                 importlib.import_module("minigrid")  # registers its ids in gymnasium
             except ImportError as exc:  # minigrid imports pygame
@@ -574,7 +577,7 @@ class _Mpe2Engine(Engine):
         return task.family == "mpe2"
 
     def unavailable(self, task: TaskInfo) -> str | None:
-        return "needs mpe2 (pip install mpe2)" if _missing("mpe2") else None
+        return "needs mpe2 (pip install --no-deps mpe2==1.1.1)" if _missing("mpe2") else None
 
 
 class Mpe2LoopEngine(_Mpe2Engine):
@@ -602,7 +605,9 @@ class SuperSuitEngine(_Mpe2Engine):
 
     def unavailable(self, task: TaskInfo) -> str | None:
         if _missing("supersuit"):
-            return "needs supersuit (pip install supersuit)"
+            return (
+                'needs supersuit (pip install supersuit==3.11.0, or pip install "envpool[bench]")'
+            )
         return super().unavailable(task)
 
     def num_cpus(self, case: Case) -> int:

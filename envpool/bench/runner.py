@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import sys
 import time
 from collections.abc import Sequence
@@ -243,7 +245,14 @@ def run(settings: Settings, out: TextIO = sys.stdout, progress: bool = True) -> 
                 bar.finish(label, "skipped")
                 continue
             try:
-                rate = engine.measure(case)
+                # A peer's own prints (minigrid's "Sampling rejected" lines while it
+                # generates BabyAI levels) would break up the tables: kept out of them.
+                with (
+                    contextlib.redirect_stdout(io.StringIO())
+                    if engine.peer
+                    else contextlib.nullcontext()
+                ):
+                    rate = engine.measure(case)
             except Exception as exc:
                 if not isinstance(exc, CannotRunError) and not engine.peer:
                     raise
