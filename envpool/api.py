@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import inspect
 import os
 from collections import OrderedDict
@@ -240,4 +241,4 @@ def make_pettingzoo(task_id: str, **kwargs: Any) -> Any:
     if not isinstance(pool, MultiAgentEnvPool):
         pool.close()
         raise ValueError(f"{task_id} is not a multi-agent task; use envpool.make")
-    return PettingZooEnv(pool)
+    return PettingZooEnv(pool, remake=functools.partial(make_pettingzoo, task_id, **kwargs))

@@ -4,6 +4,7 @@ steps a one-env multi-agent pool (envpool/multi_agent.py); needs pettingzoo."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -19,10 +20,13 @@ class PettingZooEnv(ParallelEnv):
     ``(observations, infos)`` and ``step(actions)`` five dicts keyed by the agents alive
     before the step; an agent whose episode ended leaves ``agents``."""
 
-    def __init__(self, pool: MultiAgentEnvPool) -> None:
+    def __init__(
+        self, pool: MultiAgentEnvPool, remake: Callable[[], PettingZooEnv] | None = None
+    ) -> None:
         if pool.num_envs != 1:
             raise ValueError(f"a PettingZoo env runs one env, got a pool of {pool.num_envs}")
         self._pool = pool
+        self._remake = remake
         self.possible_agents: list[str] = pool.possible_agents[:]
         self.agents: list[str] = []
         self.observation_spaces: dict[str, spaces.Space] = pool.observation_spaces
@@ -39,6 +43,17 @@ class PettingZooEnv(ParallelEnv):
             agent: np.zeros((1, *(space.shape or ())), dtype=space.dtype)
             for agent, space in self.action_spaces.items()
         }
+
+    def __reduce__(self) -> Any:
+        """Pickles as its task id and options (``make_pettingzoo``'s call), as mpe2's envs
+        pickle as their constructor's arguments (EzPickle): the copy is a new env, not yet
+        reset. SuperSuit's vector envs copy an env this way."""
+        if self._remake is None:
+            raise TypeError(
+                "this PettingZoo env was not made by envpool.make_pettingzoo, so it cannot be "
+                "pickled; make it with envpool.make_pettingzoo(task_id, **options)"
+            )
+        return (self._remake, ())
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
