@@ -23,11 +23,14 @@ from gymnasium.vector import AutoresetMode
 
 from envpool import spaces as envpool_spaces
 from envpool._frontend import PoolHandle
+from envpool.errors import CallOrderError
 from envpool.frame_drawer import FrameDrawer
 from envpool.spec import EnvSpec
 
 # The per-agent info arrays every multi-agent env has (core/agents.h), one column per agent.
 _AGENT_ARRAYS = ("rewards", "terminations", "active")
+# The info array holding an env's global state, for envs that have one (core/agents.h).
+_STATE = "state"
 
 
 class MultiAgentEnvPool(PoolHandle):
@@ -63,6 +66,13 @@ class MultiAgentEnvPool(PoolHandle):
         """Every agent of the task; in a batch an agent that has left an env reads False in
         ``infos[agent]["active"]``."""
         self._index = {name: i for i, name in enumerate(self.possible_agents)}
+        self._state: np.ndarray | None = None
+        self.state_space: spaces.Box | None = None
+        """One env's global state (PettingZoo's ``state_space``), for a task whose C++ env
+        has one (MakeMultiAgentSpec's ``state``); None otherwise."""
+        if _STATE in spec.info:
+            dtype, shape = spec.info[_STATE]
+            self.state_space = spaces.Box(-np.inf, np.inf, shape=shape, dtype=dtype)
         # each agent's first column in the packed action row, and its action's shape
         self._slots: dict[str, tuple[int, spaces.Space, tuple[int, ...]]] = {}
         offset = 0
@@ -201,7 +211,9 @@ class MultiAgentEnvPool(PoolHandle):
     def _agent_infos(self, info: dict[str, Any]) -> dict[str, dict[str, Any]]:
         """The pool's info split by agent: each agent's column of the per-agent arrays
         ("active"), and the env's own arrays (env_id, elapsed_step, ...) shared."""
-        shared = {k: v for k, v in info.items() if k not in _AGENT_ARRAYS}
+        if _STATE in info:
+            self._state = info[_STATE]
+        shared = {k: v for k, v in info.items() if k not in _AGENT_ARRAYS and k != _STATE}
         final_obs = shared.pop("final_obs", None)
         shared.pop("final_info", None)
         shared.pop("_final_info", None)
@@ -214,6 +226,17 @@ class MultiAgentEnvPool(PoolHandle):
                 entry["final_obs"] = final_obs[agent]
             infos[agent] = entry
         return infos
+
+    def state(self) -> np.ndarray:
+        """The global state of each env in the last batch returned (reset, step or recv),
+        one row per env in that batch's order (a view into the batch memory, no copy):
+        PettingZoo's ``state()``, what a centralised critic (MAPPO) sees. For mpe2's
+        scenarios, every agent's observation in agent order, as mpe2's ``state()``."""
+        if self.state_space is None:
+            raise NotImplementedError(f"{self.spec.id} has no global state (state_space is None)")
+        if self._state is None:
+            raise CallOrderError("state() before the first reset(); call reset() first")
+        return self._state
 
     def render(self, env_id: Any = None) -> tuple[np.ndarray, ...]:
         """Every env's current frame (or those in ``env_id``) as (height, width, 3)

@@ -39,6 +39,8 @@ class PettingZooEnv(ParallelEnv):
         if pool.spec.render_fps is not None:
             self.metadata["render_fps"] = pool.spec.render_fps
         self.render_mode = pool.render_mode
+        if pool.state_space is not None:
+            self.state_space = pool.state_space
         self._idle_action = {
             agent: np.zeros((1, *(space.shape or ())), dtype=space.dtype)
             for agent, space in self.action_spaces.items()
@@ -54,6 +56,11 @@ class PettingZooEnv(ParallelEnv):
                 "pickled; make it with envpool.make_pettingzoo(task_id, **options)"
             )
         return (self._remake, ())
+
+    def state(self) -> np.ndarray:
+        """The env's global state (``state_space``): for mpe2's scenarios every agent's
+        observation in agent order, as mpe2's ``state()``. A copy, as PettingZoo's is."""
+        return np.array(self._pool.state()[0])
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]

@@ -91,6 +91,13 @@ def assert_same_obs(obs: dict[str, np.ndarray], ref_obs: dict[str, np.ndarray], 
         assert value.dtype == obs[agent].dtype
 
 
+def assert_same_state(pool: Any, ref: Any, i: int) -> None:
+    """The pool's global state of env i (state(), a row of the batch) is mpe2's state()."""
+    state = pool.state()
+    np.testing.assert_array_equal(state[i], ref.state(), err_msg=f"env {i} state")
+    assert state.dtype == ref.state().dtype
+
+
 def run_side_by_side(
     task_id: str, module: Any, options: dict[str, Any], continuous: bool, seed: int = 3
 ) -> int:
@@ -102,9 +109,11 @@ def run_side_by_side(
     )
     refs = [module.parallel_env(continuous_actions=continuous, **options) for _ in range(num_envs)]
     obs, _ = pool.reset()
+    assert pool.state_space == refs[0].state_space
     for i, ref in enumerate(refs):
         ref_obs, _ = ref.reset(seed=seed + i)
         assert_same_obs(obs, ref_obs, i)
+        assert_same_state(pool, ref, i)
     rng = np.random.default_rng(seed)
     ended = [False] * num_envs
     ends = 0
@@ -122,6 +131,7 @@ def run_side_by_side(
                 ref_actions = {a: actions[a][i] for a in ref.agents}
                 ref_obs, ref_rewards, ref_terms, ref_truncs, _ = ref.step(ref_actions)
             assert_same_obs(obs, ref_obs, i)
+            assert_same_state(pool, ref, i)
             for agent in ref_obs:
                 assert rewards[agent][i] == ref_rewards[agent], (i, agent)
                 assert terminations[agent][i] == ref_terms[agent], (i, agent)

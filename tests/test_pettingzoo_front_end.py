@@ -39,6 +39,8 @@ def test_equals_mpe2_parallel_env(task_id: str) -> None:
         assert infos == ref_infos
         for agent in ref_obs:
             np.testing.assert_array_equal(obs[agent], ref_obs[agent])
+        assert env.state_space == ref.state_space
+        np.testing.assert_array_equal(env.state(), ref.state())
         rng = np.random.default_rng(seed)
         while ref.agents:
             assert env.agents == ref.agents
@@ -49,6 +51,8 @@ def test_equals_mpe2_parallel_env(task_id: str) -> None:
                 assert list(got) == list(want)
                 for agent in want:
                     np.testing.assert_array_equal(got[agent], want[agent])
+            state = env.state()  # a copy (PettingZoo's state() is one): the next step keeps it
+            np.testing.assert_array_equal(state, ref.state())
         assert env.agents == []
 
 

@@ -11,7 +11,9 @@
 //           agent order (a discrete action takes one slot holding its index);
 //   info    "rewards" (float64), "terminations" (bool) and "active" (bool,
 //           false for an agent that has left), one value per agent, followed
-//           by the env's own info arrays.
+//           by the env's own info arrays and, for an env with a global state
+//           (PettingZoo's state(): what a centralised critic sees), the array
+//           "state", written with AgentState(out, number of env info arrays).
 // Truncation stays per env (max_episode_steps, or the env's out.truncated):
 // it ends every agent's episode. The env sets out.terminated when the whole
 // episode ended, which starts the env's autoreset.
@@ -23,9 +25,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -47,11 +51,16 @@ inline std::size_t ActionSlots(const ArraySpec& action) {
   return IsInteger(action.dtype) ? 1 : action.NumElements();
 }
 
+// The name of a multi-agent env's global state among its info arrays.
+inline constexpr std::string_view kAgentStateInfoName = "state";
+
 // The spec of a multi-agent env with `agents` (in the order the front ends
-// list them) and the env's own `info` arrays (written with
-// out.Info<T>(kFirstEnvInfo + i)).
-inline EnvSpec MakeMultiAgentSpec(std::vector<AgentSpec> agents,
-                                  std::vector<ArraySpec> info = {}) {
+// list them), the env's own `info` arrays (written with
+// out.Info<T>(kFirstEnvInfo + i)) and, if given, its global `state` (an array
+// of any name, batched as the info array "state" after the env's own).
+inline EnvSpec MakeMultiAgentSpec(
+    std::vector<AgentSpec> agents, std::vector<ArraySpec> info = {},
+    std::optional<ArraySpec> state = std::nullopt) {
   if (agents.empty()) {
     throw std::invalid_argument("MakeMultiAgentSpec: an env needs an agent");
   }
@@ -77,7 +86,16 @@ inline EnvSpec MakeMultiAgentSpec(std::vector<AgentSpec> agents,
       MakeArray<bool>("active", {num_agents}),
   };
   for (ArraySpec& array : info) {
+    if (array.name == kAgentStateInfoName) {
+      throw std::invalid_argument(
+          "MakeMultiAgentSpec: the info name 'state' is the global state's; "
+          "pass the state as MakeMultiAgentSpec's `state`");
+    }
     all_info.push_back(std::move(array));
+  }
+  if (state.has_value()) {
+    state->name = std::string(kAgentStateInfoName);
+    all_info.push_back(std::move(*state));
   }
   return EnvSpec{MakeDict("obs", std::move(obs_keys)),
                  MakeArray<float>("action", {action_slots}),
@@ -130,6 +148,13 @@ inline std::span<bool> AgentTerminations(Output& out) {
 }
 inline std::span<bool> AgentActive(Output& out) {
   return out.Info<bool>(kAgentActiveInfo);
+}
+
+// The global state of a multi-agent env whose spec has `num_env_info` info
+// arrays of its own and a state (MakeMultiAgentSpec's `state`).
+template <ArrayElement T>
+std::span<T> AgentState(Output& out, std::size_t num_env_info) {
+  return out.Info<T>(kFirstEnvInfo + num_env_info);
 }
 
 }  // namespace envpool

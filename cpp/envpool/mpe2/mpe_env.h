@@ -103,9 +103,11 @@ class MpeEnv {
     const bool continuous = config.Get<bool>("continuous_actions");
     std::vector<AgentSpec> agents;
     std::vector<double> obs;
+    std::int64_t state_size = 0;
     for (std::size_t i = 0; i < world.num_agents; ++i) {
       obs.clear();
       scenario.Observe(i, world, obs);
+      state_size += static_cast<std::int64_t>(obs.size());
       const Entity& agent = world.agent(i);
       const std::int64_t n = ActionSize(agent, world.dim_c, continuous);
       agents.push_back(AgentSpec{
@@ -114,7 +116,9 @@ class MpeEnv {
           continuous ? MakeArray<float>("action", {n}, {0.0}, {1.0})
                      : MakeDiscrete("action", n)});
     }
-    return MakeMultiAgentSpec(std::move(agents));
+    // mpe2's state(): every agent's observation, in agent order, as float32.
+    return MakeMultiAgentSpec(std::move(agents), {},
+                              MakeArray<float>("state", {state_size}));
   }
 
   explicit MpeEnv(const Config& config)
@@ -280,13 +284,17 @@ class MpeEnv {
     return clipped;
   }
 
+  // Each agent's observation, and the global state: all of them in a row.
   void WriteObservations(Output& out) {
+    auto state = AgentState<float>(out, 0);
+    std::size_t at = 0;
     for (std::size_t i = 0; i < world_.num_agents; ++i) {
       obs_.clear();
       scenario_.Observe(i, world_, obs_);
       auto row = out.Obs<float>(i);
       for (std::size_t k = 0; k < obs_.size(); ++k) {
         row[k] = static_cast<float>(obs_[k]);
+        state[at++] = row[k];
       }
     }
   }
