@@ -87,8 +87,8 @@ class NumpyBlas {
       }
       return;
     }
-    for (int row = 0; row < 3; ++row) {
-      for (int j = 0; j < 3; ++j) {
+    for (std::size_t row = 0; row < 3; ++row) {
+      for (std::size_t j = 0; j < 3; ++j) {
         out[3 * row + j] = a[3 * row] * b[j] + a[3 * row + 1] * b[3 + j] +
                            a[3 * row + 2] * b[6 + j];
       }
