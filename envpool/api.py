@@ -151,9 +151,9 @@ def make(
     env_cls = task.load(task_options)
     if original_api:
         task_options = with_original_defaults(env_cls, task_options)
-    capable = {"rgb_array": env_cls.can_render, "ansi": env_cls.can_render_ansi}
-    modes = [mode for mode, able in capable.items() if able]
     if render_mode is not None and render_mode not in ("rgb_array", "ansi"):
+        capable = {"rgb_array": env_cls.can_render, "ansi": env_cls.can_render_ansi}
+        modes = [mode for mode, able in capable.items() if able]
         offered = "".join(f" or {m!r}" for m in modes)
         window = (
             " (envpool opens no window: show render_mode='rgb_array' frames)"

@@ -415,11 +415,7 @@ def cmd_info(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             "max_episode_steps": spec.config["max_episode_steps"],
             "info": {k: {"dtype": str(d), "shape": list(s)} for k, (d, s) in info_arrays.items()},
             "options": {
-                k: _jsonable(
-                    None
-                    if k in task.option_notes and task.option_notes[k].zero_is_none and v == 0
-                    else v
-                )
+                k: _jsonable(task.option_notes[k].shown(v) if k in task.option_notes else v)
                 for k, v in options.items()
             },
             "option_notes": {k: n.note for k, n in task.option_notes.items() if k in options},
@@ -451,7 +447,7 @@ def cmd_info(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         note = "  (filled in when a pool is made)" if key in computed else ""
         extra = task.option_notes.get(key)
         if extra is not None:
-            value = None if extra.zero_is_none and value == 0 else value
+            value = extra.shown(value)
             note = f"  ({extra.note})"
         lines.append(f"  {key.ljust(width)} = {value!r}{note}")
     lines.append("")

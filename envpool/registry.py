@@ -26,6 +26,10 @@ class OptionNote:
     zero_is_none: bool = False
     """The env's config holds the user's None as 0: a 0 is shown as None."""
 
+    def shown(self, value: Any) -> Any:
+        """The config's ``value`` as a user passes it."""
+        return None if self.zero_is_none and value == 0 else value
+
 
 @dataclass(frozen=True)
 class TaskSpec:
@@ -281,28 +285,29 @@ BUILTIN_FAMILIES = (
 (ENVPOOL_FAMILIES; cmake/families.cmake keeps the same list)."""
 
 
-def built_families() -> tuple[str, ...]:
-    """The built-in families this install compiled (all of them unless it was built
-    with ENVPOOL_FAMILIES), sorted."""
+def _core_attribute(name: str) -> str | None:
+    """What envpool._core records of its build (BUILT_FAMILIES, SOURCE_DIR); None
+    without an extension (make() says why when it loads one) or an older one."""
     from envpool.bindings import extension
 
     try:
-        built = str(extension("_core").BUILT_FAMILIES)
+        return str(getattr(extension("_core"), name))
     except (ImportError, AttributeError):
-        return BUILTIN_FAMILIES  # no extension at all: make() says why when it loads one
-    if built == "all":
+        return None
+
+
+def built_families() -> tuple[str, ...]:
+    """The built-in families this install compiled (all of them unless it was built
+    with ENVPOOL_FAMILIES), sorted."""
+    built = _core_attribute("BUILT_FAMILIES")
+    if built is None or built == "all":
         return BUILTIN_FAMILIES
     return tuple(sorted(f for f in built.split(",") if f))
 
 
 def build_command(families: Iterable[str]) -> str:
     """The command that rebuilds this envpool with ``families`` (sorted, deduplicated)."""
-    from envpool.bindings import extension
-
-    try:
-        source = str(extension("_core").SOURCE_DIR)
-    except (ImportError, AttributeError):
-        source = ""
+    source = _core_attribute("SOURCE_DIR")
     if not source or not os.path.isfile(os.path.join(source, "pyproject.toml")):
         source = "<envpool's source folder>"
     names = ",".join(sorted(set(families)))
