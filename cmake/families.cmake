@@ -4,8 +4,8 @@
 # ENVPOOL_BUILT_FAMILIES_STRING to the chosen names, comma-separated (compiled
 # into envpool._core, read by envpool.registry.built_families()).
 #
-# Keep the list equal to the folders of envpool/families/ (tests/test_cli.py
-# checks it against the registry).
+# Keep the list equal to the folders of envpool/families/ and to
+# envpool.registry.BUILTIN_FAMILIES (tests/test_build_families.py checks all three).
 set(ENVPOOL_ALL_FAMILIES
     atari box2d classic_control dmc minigrid mpe2 mujoco toy_text)
 
