@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -100,3 +102,21 @@ def test_real_subset_build() -> None:
         else:
             with pytest.raises(ImportError, match=f"'{family}' family"):
                 envpool.make(task_id, num_envs=1)
+
+
+def test_an_unknown_family_stops_the_configure(tmp_path: Path) -> None:
+    """A misspelt family stops CMake's configure at once, naming it and the families."""
+    cmake = shutil.which("cmake")
+    if cmake is None:
+        pytest.skip("no cmake on PATH")
+    done = subprocess.run(
+        [cmake, "-S", str(REPO), "-B", str(tmp_path), "-DENVPOOL_BUILD_PYTHON=OFF"]
+        + ["-DENVPOOL_FAMILIES=classic_control,atarii"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    message = " ".join(done.stderr.split())
+    assert "no family 'atarii'" in message
+    assert "the families are atari, box2d, classic_control" in message
