@@ -109,9 +109,9 @@ def test_an_unknown_family_stops_the_configure(tmp_path: Path) -> None:
     cmake = shutil.which("cmake")
     if cmake is None:
         pytest.skip("no cmake on PATH")
+    command = [cmake, "-S", str(REPO), "-B", str(tmp_path), "-DENVPOOL_BUILD_PYTHON=OFF"]
     done = subprocess.run(
-        [cmake, "-S", str(REPO), "-B", str(tmp_path), "-DENVPOOL_BUILD_PYTHON=OFF"]
-        + ["-DENVPOOL_FAMILIES=classic_control,atarii"],
+        [*command, "-DENVPOOL_FAMILIES=classic_control,atarii"],
         capture_output=True,
         text=True,
         timeout=120,
