@@ -65,6 +65,30 @@ class PoolHandle:
 
         return make_xla(self)
 
+    def get_state(self, env_id: Any = None) -> list[bytes]:
+        """The saved state of each env (those of ``env_id``, all when None), as bytes
+        that ``set_state`` restores, in this pool or another of the same task and
+        options. Procgen's envs have it (procgen's own get_state); other tasks raise
+        NotImplementedError."""
+        self._require_saved_state("get_state")
+        return list(self._pool.get_state(self._ids(env_id)))
+
+    def set_state(self, states: Any, env_id: Any = None) -> np.ndarray:
+        """Restores the envs of ``env_id`` (all when None) to ``states``, one per env,
+        from ``get_state``; returns their observations at the restored points. A
+        restored env steps on from there without a reset."""
+        self._require_saved_state("set_state")
+        if isinstance(states, (bytes, bytearray)):
+            raise TypeError("set_state() takes a list of states, one per env, not one bytes")
+        return self._pool.set_state(list(states), self._ids(env_id))
+
+    def _require_saved_state(self, call: str) -> None:
+        if not self._pool.can_save_state:
+            raise NotImplementedError(
+                f"{self.spec.id} cannot save or restore its envs' state ({call}); "
+                "the Procgen tasks can (docs/procgen.md)"
+            )
+
     def async_reset(self, seed: int | list[int | None] | None = None, env_id: Any = None) -> None:
         """Starts resetting envs (all when ``env_id`` is None); ``recv()`` collects them.
 

@@ -21,6 +21,7 @@ EXTENSION_MODULES = (
     "_minigrid",
     "_babyai",
     "_mpe2",
+    "_procgen",
     "_xla",
 )
 

@@ -279,6 +279,7 @@ BUILTIN_FAMILIES = (
     "minigrid",
     "mpe2",
     "mujoco",
+    "procgen",
     "toy_text",
 )
 """The families that ship with envpool, each of which a build may leave out

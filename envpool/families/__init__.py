@@ -13,6 +13,7 @@ from envpool.families.dmc import tasks as dmc
 from envpool.families.minigrid import tasks as minigrid
 from envpool.families.mpe2 import tasks as mpe2
 from envpool.families.mujoco import tasks as mujoco
+from envpool.families.procgen import tasks as procgen
 from envpool.families.toy_text import tasks as toy_text
 
-__all__ = ["atari", "box2d", "classic_control", "dmc", "minigrid", "mpe2", "mujoco", "toy_text"]
+__all__ = ["atari", "box2d", "classic_control", "dmc", "minigrid", "mpe2", "mujoco", "procgen", "toy_text"]

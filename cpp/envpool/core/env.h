@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -104,6 +105,18 @@ template <typename E>
 concept Seedable = requires(E& env, std::uint64_t seed) {
   { env.Seed(seed) } -> std::same_as<void>;
 };
+
+// Optional: an env whose whole state can be saved as bytes and restored,
+// in the same env or another of the same task and options (procgen's
+// get_state / set_state). LoadState checks `state` before anything changes
+// (throwing std::invalid_argument for bytes it did not save) and writes the
+// restored observation into `obs`, the bytes of one observation.
+template <typename E>
+concept StateSavable =
+    requires(E& env, std::string_view state, std::span<std::byte> obs) {
+      { env.SaveState() } -> std::same_as<std::string>;
+      { env.LoadState(state, obs) } -> std::same_as<void>;
+    };
 
 // Names each missing part of the contract in its own short message; call it
 // in a constant expression before anything instantiates E.

@@ -19,6 +19,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -198,7 +199,7 @@ class EnvPool final : public WorkSource {
   void Render(std::span<const std::int32_t> ids, std::uint8_t* out)
     requires Renderable<E>
   {
-    CheckRenderable(ids);
+    CheckIdle(ids, "render()");
     std::size_t frame_bytes = 1;
     for (const auto d : render_shape_) {
       frame_bytes *= static_cast<std::size_t>(d);
@@ -212,13 +213,50 @@ class EnvPool final : public WorkSource {
   std::vector<std::string> RenderAnsi(std::span<const std::int32_t> ids)
     requires AnsiRenderable<E>
   {
-    CheckRenderable(ids);
+    CheckIdle(ids, "render()");
     std::vector<std::string> texts;
     texts.reserve(ids.size());
     for (const std::int32_t id : ids) {
       texts.push_back(envs_.slot(id).env->RenderAnsi());
     }
     return texts;
+  }
+
+  // The saved state of each env in `ids` (StateSavable).
+  std::vector<std::string> SaveStates(std::span<const std::int32_t> ids)
+    requires StateSavable<E>
+  {
+    CheckIdle(ids, "get_state()");
+    std::vector<std::string> states;
+    states.reserve(ids.size());
+    for (const std::int32_t id : ids) {
+      states.push_back(envs_.slot(id).env->SaveState());
+    }
+    return states;
+  }
+
+  // Restores env ids[i] to states[i] and writes its observation into row i
+  // of `obs`. A restored env steps on from its state: it needs no reset, and
+  // its episode's step count starts again from 0. Stops at the first state
+  // refused, with the envs before it restored.
+  void LoadStates(std::span<const std::int32_t> ids,
+                  std::span<const std::string_view> states, std::byte* obs)
+    requires StateSavable<E>
+  {
+    CheckIdle(ids, "set_state()");
+    if (states.size() != ids.size()) {
+      throw std::invalid_argument(
+          "set_state() got " + std::to_string(states.size()) +
+          " states for " + std::to_string(ids.size()) + " envs");
+    }
+    const std::size_t obs_bytes = spec_.obs.NumBytes();
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      auto& slot = envs_.slot(ids[i]);
+      slot.env->LoadState(states[i], {obs + i * obs_bytes, obs_bytes});
+      slot.needs_reset = false;
+      slot.reset_requested = false;
+      slot.elapsed = 0;
+    }
   }
 
   const std::vector<std::int64_t>& render_shape() const {
@@ -294,7 +332,8 @@ class EnvPool final : public WorkSource {
   }
 
   // Envs may be drawn only while none of `ids` is stepping.
-  void CheckRenderable(std::span<const std::int32_t> ids) {
+  // Refuses `call` unless every env in `ids` exists and is not in flight.
+  void CheckIdle(std::span<const std::int32_t> ids, const char* call) {
     CheckOpen();
     ++stamp_;
     for (const std::int32_t id : ids) {
@@ -304,7 +343,7 @@ class EnvPool final : public WorkSource {
       }
       if (envs_.slot(id).pending) {
         throw CallOrderError("env " + std::to_string(id) +
-                             " is in flight; recv() it before render()");
+                             " is in flight; recv() it before " + call);
       }
     }
   }

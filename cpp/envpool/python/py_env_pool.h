@@ -27,6 +27,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -100,9 +101,13 @@ class PyEnvPool final : public PyPool {
             py::arg("options"))
         .def_property_readonly_static(
             "can_render", [](const py::object&) { return Renderable<E>; })
-        .def_property_readonly_static("can_render_ansi", [](const py::object&) {
-          return AnsiRenderable<E>;
-        });
+        .def_property_readonly_static("can_render_ansi",
+                                      [](const py::object&) {
+                                        return AnsiRenderable<E>;
+                                      })
+        .def_property_readonly_static(
+            "can_save_state",
+            [](const py::object&) { return StateSavable<E>; });
   }
 
   py::tuple Step(const py::object& actions,
@@ -206,6 +211,78 @@ class PyEnvPool final : public PyPool {
       static_cast<void>(env_ids);
       PyErr_SetString(PyExc_NotImplementedError,
                       "this env has no text rendering");
+      throw py::error_already_set();
+    }
+  }
+
+  // The saved state of each env in env_ids (all when None), as bytes.
+  py::list GetState(const py::object& env_ids) override {
+    CheckProcess();
+    if constexpr (StateSavable<E>) {
+      std::vector<std::int32_t> ids = ParseIds(env_ids);
+      std::vector<std::string> states = WithoutGil([&] {
+        std::lock_guard lock(call_mutex_);
+        return pool_->SaveStates(ids);
+      });
+      py::list out;
+      for (const std::string& state : states) {
+        out.append(py::bytes(state));
+      }
+      return out;
+    } else {
+      static_cast<void>(env_ids);
+      PyErr_SetString(PyExc_NotImplementedError,
+                      "this env cannot save its state");
+      throw py::error_already_set();
+    }
+  }
+
+  // Restores the envs in env_ids (all when None) to `states` (bytes from
+  // GetState); returns their observations, one row per env.
+  py::array SetState(const py::object& states,
+                     const py::object& env_ids) override {
+    CheckProcess();
+    if constexpr (StateSavable<E>) {
+      std::vector<std::int32_t> ids = ParseIds(env_ids);
+      if (!py::isinstance<py::sequence>(states) ||
+          py::isinstance<py::str>(states) ||
+          py::isinstance<py::bytes>(states)) {
+        throw py::type_error(
+            "set_state() takes a list of states (bytes from get_state()), "
+            "one per env");
+      }
+      std::vector<std::string> held;
+      for (const py::handle state : states) {
+        if (!py::isinstance<py::bytes>(state)) {
+          throw py::type_error("set_state() takes bytes from get_state(), got " +
+                               std::string(py::str(state.get_type())));
+        }
+        held.push_back(state.cast<std::string>());
+      }
+      std::vector<std::string_view> views(held.begin(), held.end());
+      const ArraySpec& obs = pool_->spec().obs;
+      std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(ids.size())};
+      if (obs.IsDict()) {
+        shape.push_back(static_cast<py::ssize_t>(obs.NumBytes()));
+      } else {
+        shape.insert(shape.end(), obs.shape.begin(), obs.shape.end());
+      }
+      py::array out(
+          py::dtype(std::string(DTypeName(obs.IsDict() ? DType::kUInt8
+                                                       : obs.dtype))),
+          shape);
+      auto* data = static_cast<std::byte*>(out.mutable_data());
+      WithoutGil([&] {
+        std::lock_guard lock(call_mutex_);
+        pool_->LoadStates(ids, views, data);
+        return true;
+      });
+      return out;
+    } else {
+      static_cast<void>(states);
+      static_cast<void>(env_ids);
+      PyErr_SetString(PyExc_NotImplementedError,
+                      "this env cannot restore a state");
       throw py::error_already_set();
     }
   }

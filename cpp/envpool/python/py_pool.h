@@ -45,6 +45,9 @@ class PyPool {
   virtual py::array Render(const py::object& env_ids) = 0;
   virtual py::object LatestObs(const py::object& env_ids) = 0;
   virtual std::vector<std::string> RenderAnsi(const py::object& env_ids) = 0;
+  virtual py::list GetState(const py::object& env_ids) = 0;
+  virtual py::array SetState(const py::object& states,
+                             const py::object& env_ids) = 0;
   virtual void Close() = 0;
   [[nodiscard]] virtual bool closed() const = 0;
   [[nodiscard]] virtual int num_threads() const = 0;
@@ -75,6 +78,9 @@ inline void BindPoolMethods(py::module_& m) {
       .def("render", &PyPool::Render, py::arg("env_ids") = py::none())
       .def("latest_obs", &PyPool::LatestObs, py::arg("env_ids") = py::none())
       .def("render_ansi", &PyPool::RenderAnsi, py::arg("env_ids") = py::none())
+      .def("get_state", &PyPool::GetState, py::arg("env_ids") = py::none())
+      .def("set_state", &PyPool::SetState, py::arg("states"),
+           py::arg("env_ids") = py::none())
       .def("close", &PyPool::Close)
       .def_property_readonly("closed", &PyPool::closed)
       .def_property_readonly("num_threads", &PyPool::num_threads)

@@ -1,0 +1,71 @@
+"""procgen itself, as the reference of tests/test_procgen*.py: the pinned wheel's own
+``procgen/env.py`` and ``procgen/gym_registration.py``, unchanged, on this interpreter
+with gym3 0.3.3 (installed ``--no-deps``: it pins numpy < 2, which only its unused video
+and test helpers need).
+
+The wheel is unpacked whole into a temporary folder. Its ``procgen/__init__.py`` is not
+run: it registers gym (not gymnasium) ids, and gym is not installed. So ``procgen`` is
+made a bare package of that folder, and gym, which procgen's gym env needs for two
+things, is a stand-in module: ``gym.envs.registration.register`` (imported by
+``gym_registration.py``, never called) and ``gym.spaces`` (gym3's ``ToGymEnv`` describes
+its spaces with it), which is gymnasium's ``spaces``, gym's successor with the same
+Box, Discrete and Dict. That is the whole patch; the game code and its Python are
+procgen's and gym3's.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import types
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+
+from envpool import procgen_runtime
+
+
+def wheel() -> Path:
+    """The pinned wheel: ENVPOOL_PROCGEN_WHEEL's, or the one library() cached."""
+    procgen_runtime.library()
+    local = os.environ.get(procgen_runtime.WHEEL_VARIABLE)
+    return Path(local) if local else procgen_runtime.cache_dir() / procgen_runtime.WHEEL
+
+
+def load(folder: Path) -> types.ModuleType:
+    """procgen's ``env`` module (ProcgenGym3Env) from the wheel unpacked into ``folder``;
+    ``procgen.gym_registration`` is importable after it."""
+    pytest.importorskip("gym3", reason="the Procgen reference needs gym3==0.3.3 (--no-deps)")
+    if "procgen" not in sys.modules:
+        if not (folder / "procgen" / "env.py").is_file():
+            with zipfile.ZipFile(wheel()) as archive:
+                archive.extractall(folder)
+        package = types.ModuleType("procgen")
+        package.__path__ = [str(folder / "procgen")]
+        sys.modules["procgen"] = package
+        for name in ("gym", "gym.envs", "gym.envs.registration"):
+            sys.modules.setdefault(name, types.ModuleType(name))
+        sys.modules["gym"].spaces = gymnasium.spaces  # type: ignore[attr-defined]
+        registration = sys.modules["gym.envs.registration"]
+        if not hasattr(registration, "register"):
+            registration.register = _never_called  # type: ignore[attr-defined]
+    return importlib.import_module("procgen.env")
+
+
+def _never_called(*args: Any, **kwargs: Any) -> None:
+    raise AssertionError("procgen's gym registration is not used by the tests")
+
+
+def gym_env(folder: Path, **kwargs: Any) -> Any:
+    """procgen's own gym env, ``gym.make("procgen:procgen-<game>-v0", ...)``."""
+    load(folder)
+    return importlib.import_module("procgen.gym_registration").make_env(**kwargs)
+
+
+def random_actions(seed: int, steps: int, num_envs: int) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, 15, size=(steps, num_envs))
