@@ -38,7 +38,7 @@ CACHE_VARIABLE = "ENVPOOL_CACHE_DIR"
 
 _LIBRARY = "procgen/data/prebuilt/libenv.so"
 _ASSETS = "procgen/data/assets/"
-# Written last into a complete cache folder: the library's sha256.
+# Written last into a complete cache folder: _fingerprint() of what was unpacked.
 _COMPLETE = "complete"
 
 
@@ -107,16 +107,25 @@ def library() -> Path:
 
 
 def _complete(folder: Path) -> Path | None:
-    """The library in ``folder`` if the folder is complete and the library unchanged;
-    a damaged folder is removed (its wheel kept), so that it is unpacked again."""
+    """The library in ``folder`` if the folder is complete and unchanged (the library's
+    sha256 and the assets' count and total size as recorded when it was unpacked); a
+    damaged folder is removed (its wheel kept), so that it is unpacked again. procgen's
+    library ends the process when an image it loads is missing, so the assets are
+    checked too."""
     marker = folder / "lib" / _COMPLETE
     library_path = folder / "lib" / "libenv.so"
     if not marker.is_file():
         return None
-    if library_path.is_file() and _sha256(library_path) == marker.read_text().strip():
+    if library_path.is_file() and marker.read_text().split() == _fingerprint(folder / "lib"):
         return library_path
     shutil.rmtree(folder / "lib", ignore_errors=True)
     return None
+
+
+def _fingerprint(lib: Path) -> list[str]:
+    """The library's sha256, the number of asset files and their total size."""
+    sizes = [entry.stat().st_size for entry in (lib / "assets").rglob("*") if entry.is_file()]
+    return [_sha256(lib / "libenv.so"), str(len(sizes)), str(sum(sizes))]
 
 
 def _wheel(folder: Path) -> Path:
@@ -188,7 +197,7 @@ def _unpack(wheel: Path, folder: Path) -> None:
                     shutil.copyfileobj(source, out)
         if not (staging / "libenv.so").is_file() or not (staging / "assets").is_dir():
             raise ProcgenUnavailableError(f"{wheel} lacks {_LIBRARY} or {_ASSETS}")
-        (staging / _COMPLETE).write_text(_sha256(staging / "libenv.so"))
+        (staging / _COMPLETE).write_text(" ".join(_fingerprint(staging)))
         try:
             os.rename(staging, folder / "lib")
         except OSError:  # another process unpacked it first

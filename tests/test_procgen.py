@@ -315,3 +315,39 @@ def test_sync_async_and_shared_threads_play_the_same_episodes() -> None:
         for a, b, c in zip(sync[i], asynchronous[i], shared[i], strict=True):
             np.testing.assert_array_equal(a, b)
             np.testing.assert_array_equal(a, c)
+
+
+def test_a_saved_state_replays_in_the_same_pool_and_in_another(folder: Path) -> None:
+    """get_state() after 40 steps, then set_state() into the same env and into an env of
+    another pool: both go on exactly as procgen's env stepped without a pause."""
+    actions = random_actions(6, 140, 2)
+    env = envpool.make("ChaserHard-v0", num_envs=2, seed=12)
+    ref = gym_env(folder, env_name="chaser", distribution_mode="hard", rand_seed=13)
+    env.reset()
+    ref.reset()
+    for action in actions[:40]:
+        env.step(action)
+        ref.step(action[1])
+    states = env.get_state()
+    saved_obs = env.set_state(states)  # restoring in place changes nothing
+    expected = []
+    for action in actions[40:]:
+        obs, reward, terminated, truncated, _ = env.step(action)
+        r_obs, r_reward, r_done, _ = ref.step(action[1])
+        np.testing.assert_array_equal(obs[1], r_obs)
+        assert reward[1] == r_reward and bool(terminated[1] or truncated[1]) == r_done
+        expected.append((obs[1].copy(), reward[1]))
+        if r_done:
+            break
+    for pool in (env, envpool.make("ChaserHard-v0", num_envs=3, seed=0)):
+        pool.reset()
+        restored = pool.set_state([states[1]], env_id=[2 if pool is not env else 1])
+        np.testing.assert_array_equal(restored[0], saved_obs[1])
+        row = 2 if pool is not env else 1
+        for (e_obs, e_reward), action in zip(expected, actions[40:]):
+            step_actions = np.zeros(pool.num_envs, dtype=np.int64)
+            step_actions[row] = action[1]
+            obs, reward, *_ = pool.step(step_actions)
+            np.testing.assert_array_equal(obs[row], e_obs)
+            assert reward[row] == e_reward
+        pool.close()

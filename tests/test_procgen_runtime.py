@@ -85,6 +85,23 @@ def test_a_damaged_library_is_unpacked_again(
     assert runtime.library().read_bytes() == good
 
 
+def test_a_missing_or_damaged_asset_is_unpacked_again(
+    wheel: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """procgen's library ends the process when one of its images is missing, so a
+    damaged assets folder must never reach it."""
+    monkeypatch.setenv(runtime.WHEEL_VARIABLE, str(wheel))
+    assets = runtime.library().parent / "assets"
+    image = sorted(assets.rglob("*.png"))[0]
+    good = image.read_bytes()
+    image.unlink()
+    runtime.library()
+    assert image.read_bytes() == good
+    image.write_bytes(good[:100])
+    runtime.library()
+    assert image.read_bytes() == good
+
+
 def test_a_wrong_or_missing_wheel_is_refused(
     wheel: Path, cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

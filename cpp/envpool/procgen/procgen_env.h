@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -88,10 +89,16 @@ struct GameOptions {
           "level seeds are int32), got " +
           std::to_string(start_level) + " + " + std::to_string(num_levels));
     }
-    if (resource_root.empty() || resource_root.back() != '/') {
+  }
+
+  // procgen's library ends the process when it cannot read its images.
+  void CheckResourceRoot() const {
+    if (resource_root.empty() || resource_root.back() != '/' ||
+        !std::filesystem::is_directory(resource_root)) {
       throw std::invalid_argument(
           "the option 'resource_root' must be procgen's assets folder ending "
-          "in '/', as envpool.procgen_runtime.resource_root() gives it");
+          "in '/', as envpool.procgen_runtime.resource_root() gives it; got '" +
+          resource_root + "'");
     }
   }
 
@@ -168,7 +175,7 @@ class ProcgenEnv {
   }
 
   explicit ProcgenEnv(const Config& config)
-      : options_(config), library_(&GameLibrary::At(options_.library)) {
+      : options_(config), library_(LoadLibrary(options_)) {
     if (options_.render_human) {
       render_.resize(kRenderBytes);
     }
@@ -252,6 +259,11 @@ class ProcgenEnv {
   }
 
  private:
+  static const GameLibrary* LoadLibrary(const GameOptions& options) {
+    options.CheckResourceRoot();
+    return &GameLibrary::At(options.library);
+  }
+
   // procgen's Python reads a state into 2**20 bytes; a game needs far fewer.
   static constexpr std::size_t kMaxGameState = std::size_t{1} << 22;
 

@@ -60,8 +60,20 @@ def _render_options(render_mode: str | None) -> dict[str, Any]:
     return {"render_human": render_mode == "rgb_array"}
 
 
+_SET_BY_ENVPOOL = {
+    "library": f"point {procgen_runtime.WHEEL_VARIABLE} at procgen's wheel, or "
+    f"{procgen_runtime.CACHE_VARIABLE} at the cache, instead",
+    "resource_root": f"point {procgen_runtime.CACHE_VARIABLE} at the cache instead",
+    "render_human": "pass render_mode='rgb_array' instead",
+}
+
+
 def _options(options: dict[str, Any]) -> dict[str, Any]:
-    """distribution_mode by procgen's number (the original EnvPool's form) as its name."""
+    """distribution_mode by procgen's number (the original EnvPool's form) as its name;
+    the options envpool sets itself refused."""
+    for name, instead in _SET_BY_ENVPOOL.items():
+        if name in options:
+            raise ValueError(f"{name} is set by envpool for the Procgen tasks; {instead}")
     mode = options.get("distribution_mode")
     if isinstance(mode, int) and not isinstance(mode, bool):
         if mode not in MODE_NUMBERS:
