@@ -16,12 +16,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from procgen_reference import gym_env, load, random_actions
 
 import envpool
 from envpool.families.procgen.tasks import GAMES, modes
 from envpool.registry import list_families
-
-from procgen_reference import gym_env, load, random_actions
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists("/proc/cpuinfo") or os.uname().machine != "x86_64",
@@ -155,10 +154,7 @@ def test_procgen_ids_are_hard_mode(folder: Path, game: str) -> None:
 def test_the_original_envpools_ids() -> None:
     ids = set(envpool.list_all_envs())
     original = [
-        task_id(game, mode)
-        for game in GAMES
-        for mode in modes(game)
-        if mode != "exploration"
+        task_id(game, mode) for game in GAMES for mode in modes(game) if mode != "exploration"
     ]
     assert len(original) == 42
     assert set(original) <= ids
@@ -254,8 +250,12 @@ def test_rgb_array_frames_are_procgens(folder: Path) -> None:
     env = envpool.make("BossfightEasy-v0", num_envs=2, seed=2, render_mode="rgb_array")
     refs = [
         load(folder).ProcgenGym3Env(
-            num=1, env_name="bossfight", distribution_mode="easy", rand_seed=2 + i,
-            num_threads=0, render_mode="rgb_array",
+            num=1,
+            env_name="bossfight",
+            distribution_mode="easy",
+            rand_seed=2 + i,
+            num_threads=0,
+            render_mode="rgb_array",
         )
         for i in range(2)
     ]
@@ -344,7 +344,7 @@ def test_a_saved_state_replays_in_the_same_pool_and_in_another(folder: Path) -> 
         restored = pool.set_state([states[1]], env_id=[2 if pool is not env else 1])
         np.testing.assert_array_equal(restored[0], saved_obs[1])
         row = 2 if pool is not env else 1
-        for (e_obs, e_reward), action in zip(expected, actions[40:]):
+        for (e_obs, e_reward), action in zip(expected, actions[40:], strict=False):
             step_actions = np.zeros(pool.num_envs, dtype=np.int64)
             step_actions[row] = action[1]
             obs, reward, *_ = pool.step(step_actions)

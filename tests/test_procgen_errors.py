@@ -21,7 +21,10 @@ pytestmark = pytest.mark.skipif(
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"distribution_mode": "memory"}, "starpilot has no memory mode; its distribution modes are easy, hard, extreme"),
+        (
+            {"distribution_mode": "memory"},
+            "starpilot has no memory mode; its distribution modes are easy, hard, extreme",
+        ),
         ({"distribution_mode": "exploration"}, "starpilot has no exploration mode"),
         ({"distribution_mode": "nightmare"}, "'nightmare' is not one of procgen's"),
         ({"distribution_mode": 7}, "distribution_mode 7 is not one of procgen's modes"),
@@ -43,7 +46,7 @@ def test_bad_options_are_refused_before_procgen_sees_them(options: dict, message
 
 
 def test_exploration_sets_the_level_itself() -> None:
-    with pytest.raises(ValueError, match="exploration.*sets num_levels and start_level itself"):
+    with pytest.raises(ValueError, match=r"exploration.*sets num_levels and start_level itself"):
         envpool.make("CoinrunExploration-v0", num_envs=1, num_levels=3)
 
 

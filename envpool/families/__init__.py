@@ -16,4 +16,14 @@ from envpool.families.mujoco import tasks as mujoco
 from envpool.families.procgen import tasks as procgen
 from envpool.families.toy_text import tasks as toy_text
 
-__all__ = ["atari", "box2d", "classic_control", "dmc", "minigrid", "mpe2", "mujoco", "procgen", "toy_text"]
+__all__ = [
+    "atari",
+    "box2d",
+    "classic_control",
+    "dmc",
+    "minigrid",
+    "mpe2",
+    "mujoco",
+    "procgen",
+    "toy_text",
+]

@@ -246,8 +246,8 @@ class EnvPool final : public WorkSource {
     CheckIdle(ids, "set_state()");
     if (states.size() != ids.size()) {
       throw std::invalid_argument(
-          "set_state() got " + std::to_string(states.size()) +
-          " states for " + std::to_string(ids.size()) + " envs");
+          "set_state() got " + std::to_string(states.size()) + " states for " +
+          std::to_string(ids.size()) + " envs");
     }
     const std::size_t obs_bytes = spec_.obs.NumBytes();
     for (std::size_t i = 0; i < ids.size(); ++i) {

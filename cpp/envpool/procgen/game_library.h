@@ -34,7 +34,8 @@ class GameLibrary {
     std::lock_guard lock(mutex);
     auto& library = loaded[path];
     if (library == nullptr) {
-      library.reset(new GameLibrary(path));  // NOLINT(cppcoreguidelines-owning-memory)
+      library.reset(
+          new GameLibrary(path));  // NOLINT(cppcoreguidelines-owning-memory)
     }
     return *library;
   }

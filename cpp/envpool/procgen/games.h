@@ -46,10 +46,10 @@ inline std::string_view NameOf(Mode mode) {
 
 struct Game {
   std::string_view name;
-  int timeout;          // steps per level
-  bool extreme;         // has "extreme" mode
-  bool memory;          // has "memory" mode
-  int memory_timeout;   // steps per level in memory mode
+  int timeout;                     // steps per level
+  bool extreme;                    // has "extreme" mode
+  bool memory;                     // has "memory" mode
+  int memory_timeout;              // steps per level in memory mode
   std::int32_t exploration_level;  // 0: no exploration mode
 };
 
@@ -120,10 +120,10 @@ inline Mode FindMode(const Game& game, std::string_view name) {
   for (const ModeName& m : kModeNames) {
     if (m.name == name) {
       if (!HasMode(game, m.mode)) {
-        throw std::invalid_argument(
-            "procgen's " + std::string(game.name) + " has no " +
-            std::string(name) + " mode; its distribution modes are " +
-            ModesOf(game));
+        throw std::invalid_argument("procgen's " + std::string(game.name) +
+                                    " has no " + std::string(name) +
+                                    " mode; its distribution modes are " +
+                                    ModesOf(game));
       }
       return m.mode;
     }

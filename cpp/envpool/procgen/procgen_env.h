@@ -162,12 +162,12 @@ class ProcgenEnv {
 
   static EnvSpec Spec(const Config& config) {
     GameOptions{config};  // refuses bad options at make(), before any env
-    return {MakeArray<std::uint8_t>("obs", {kObsSide, kObsSide, 3}, {0.0},
-                                    {255.0}),
-            MakeDiscrete<std::int64_t>("action", kNumActions),
-            {MakeArray<std::int32_t>("prev_level_seed", {}),
-             MakeArray<std::uint8_t>("prev_level_complete", {}, {0.0}, {1.0}),
-             MakeArray<std::int32_t>("level_seed", {})}};
+    return {
+        MakeArray<std::uint8_t>("obs", {kObsSide, kObsSide, 3}, {0.0}, {255.0}),
+        MakeDiscrete<std::int64_t>("action", kNumActions),
+        {MakeArray<std::int32_t>("prev_level_seed", {}),
+         MakeArray<std::uint8_t>("prev_level_complete", {}, {0.0}, {1.0}),
+         MakeArray<std::int32_t>("level_seed", {})}};
   }
 
   static std::vector<std::int64_t> RenderShape(const Config& /*config*/) {
@@ -243,8 +243,9 @@ class ProcgenEnv {
     thread_local std::vector<char> buffer(kMaxGameState);
     const int length = library_->get_state(game_, 0, buffer.data(),
                                            static_cast<int>(buffer.size()));
-    SavedState state{options_.Identity(), steps_in_level_, mid_level_,
-                     std::string(buffer.data(), static_cast<std::size_t>(length))};
+    SavedState state{
+        options_.Identity(), steps_in_level_, mid_level_,
+        std::string(buffer.data(), static_cast<std::size_t>(length))};
     return state.Encode();
   }
 
@@ -310,10 +311,10 @@ class ProcgenEnv {
         static_cast<int>(options_.resource_root.size()),
         options_.resource_root.data());
     add("distribution_mode", abi::kInt32, 1, &mode);
-    const char* flag_names[] = {
-        "center_agent",     "use_generated_assets", "use_monochrome_assets",
-        "restrict_themes",  "use_backgrounds",      "paint_vel_info",
-        "use_sequential_levels", "render_human"};
+    const char* flag_names[] = {"center_agent",          "use_generated_assets",
+                                "use_monochrome_assets", "restrict_themes",
+                                "use_backgrounds",       "paint_vel_info",
+                                "use_sequential_levels", "render_human"};
     for (std::size_t i = 0; i < std::size(flags); ++i) {
       add(flag_names[i], abi::kUint8, 1, &flags[i]);
     }
@@ -331,8 +332,8 @@ class ProcgenEnv {
   // The library's spaces must be the ones this env writes from.
   void CheckSpaces() {
     std::array<abi::TensorType, 8> types{};
-    const int num_obs = library_->get_tensortypes(game_, abi::kObservation,
-                                                  nullptr);
+    const int num_obs =
+        library_->get_tensortypes(game_, abi::kObservation, nullptr);
     const int num_info = library_->get_tensortypes(game_, abi::kInfo, nullptr);
     const int expected_info = options_.render_human ? 4 : 3;
     bool fits = num_obs == 1 && num_info == expected_info;

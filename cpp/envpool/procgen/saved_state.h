@@ -32,7 +32,8 @@ struct SavedState {
 
   // The state in `bytes`; std::invalid_argument unless they are an Encode()
   // of an env with options `identity`.
-  static SavedState Decode(std::string_view bytes, const std::string& identity) {
+  static SavedState Decode(std::string_view bytes,
+                           const std::string& identity) {
     if (bytes.size() < kMagic.size() + 8 ||
         bytes.substr(0, kMagic.size()) != kMagic) {
       throw std::invalid_argument(

@@ -101,13 +101,12 @@ class PyEnvPool final : public PyPool {
             py::arg("options"))
         .def_property_readonly_static(
             "can_render", [](const py::object&) { return Renderable<E>; })
-        .def_property_readonly_static("can_render_ansi",
-                                      [](const py::object&) {
-                                        return AnsiRenderable<E>;
-                                      })
         .def_property_readonly_static(
-            "can_save_state",
-            [](const py::object&) { return StateSavable<E>; });
+            "can_render_ansi",
+            [](const py::object&) { return AnsiRenderable<E>; })
+        .def_property_readonly_static("can_save_state", [](const py::object&) {
+          return StateSavable<E>;
+        });
   }
 
   py::tuple Step(const py::object& actions,
@@ -254,8 +253,9 @@ class PyEnvPool final : public PyPool {
       std::vector<std::string> held;
       for (const py::handle state : states) {
         if (!py::isinstance<py::bytes>(state)) {
-          throw py::type_error("set_state() takes bytes from get_state(), got " +
-                               std::string(py::str(state.get_type())));
+          throw py::type_error(
+              "set_state() takes bytes from get_state(), got " +
+              std::string(py::str(state.get_type())));
         }
         held.push_back(state.cast<std::string>());
       }
@@ -267,10 +267,9 @@ class PyEnvPool final : public PyPool {
       } else {
         shape.insert(shape.end(), obs.shape.begin(), obs.shape.end());
       }
-      py::array out(
-          py::dtype(std::string(DTypeName(obs.IsDict() ? DType::kUInt8
-                                                       : obs.dtype))),
-          shape);
+      py::array out(py::dtype(std::string(
+                        DTypeName(obs.IsDict() ? DType::kUInt8 : obs.dtype))),
+                    shape);
       auto* data = static_cast<std::byte*>(out.mutable_data());
       WithoutGil([&] {
         std::lock_guard lock(call_mutex_);

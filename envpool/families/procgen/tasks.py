@@ -90,7 +90,9 @@ _NOTES = {
         "easy or hard for every game; extreme, memory and exploration for some "
         "(docs/procgen.md); exploration plays one fixed level in hard mode"
     ),
-    "num_levels": OptionNote("0: unlimited levels; n: level seeds start_level ... start_level + n - 1"),
+    "num_levels": OptionNote(
+        "0: unlimited levels; n: level seeds start_level ... start_level + n - 1"
+    ),
     "library": OptionNote("set by envpool: procgen's libenv.so (envpool.procgen_runtime)"),
     "resource_root": OptionNote("set by envpool: procgen's assets folder"),
     "render_human": OptionNote("set by envpool from render_mode='rgb_array'"),
