@@ -51,7 +51,8 @@ class GameLibrary {
     // symbol table, beside any other Qt the process has loaded.
     void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
-      const char* why = dlerror();
+      // At() holds its mutex: no other dlopen of ours runs meanwhile.
+      const char* why = dlerror();  // NOLINT(concurrency-mt-unsafe)
       throw std::runtime_error(
           "cannot load procgen's game library " + path + ": " +
           (why != nullptr ? why : "unknown error") +

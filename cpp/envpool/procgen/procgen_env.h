@@ -36,8 +36,9 @@ namespace envpool::procgen {
 inline constexpr int kObsSide = 64;
 inline constexpr int kRenderSide = 512;
 inline constexpr std::int64_t kNumActions = 15;
-inline constexpr std::size_t kObsBytes = kObsSide * kObsSide * 3;
-inline constexpr std::size_t kRenderBytes = kRenderSide * kRenderSide * 3;
+inline constexpr std::size_t kObsBytes = std::size_t{kObsSide} * kObsSide * 3;
+inline constexpr std::size_t kRenderBytes =
+    std::size_t{kRenderSide} * kRenderSide * 3;
 
 // The options of one env, checked: what procgen would otherwise end the
 // process over is an std::invalid_argument here.
@@ -161,7 +162,8 @@ class ProcgenEnv {
   }
 
   static EnvSpec Spec(const Config& config) {
-    GameOptions{config};  // refuses bad options at make(), before any env
+    // refuses bad options at make(), before any env is built
+    [[maybe_unused]] const GameOptions checked(config);
     return {
         MakeArray<std::uint8_t>("obs", {kObsSide, kObsSide, 3}, {0.0}, {255.0}),
         MakeDiscrete<std::int64_t>("action", kNumActions),
