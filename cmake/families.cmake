@@ -7,7 +7,7 @@
 # Keep the list equal to the folders of envpool/families/ and to
 # envpool.registry.BUILTIN_FAMILIES (tests/test_build_families.py checks all three).
 set(ENVPOOL_ALL_FAMILIES
-    atari box2d classic_control dmc minigrid mpe2 mujoco procgen toy_text)
+    atari box2d classic_control dmc minigrid mpe2 mujoco procgen robotics toy_text)
 
 # Read afresh at every configure, never remembered: a build folder that once built
 # a subset builds all families again unless it is asked for the subset again.

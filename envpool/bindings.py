@@ -22,6 +22,7 @@ EXTENSION_MODULES = (
     "_babyai",
     "_mpe2",
     "_procgen",
+    "_robotics",
     "_xla",
 )
 

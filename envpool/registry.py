@@ -280,6 +280,7 @@ BUILTIN_FAMILIES = (
     "mpe2",
     "mujoco",
     "procgen",
+    "robotics",
     "toy_text",
 )
 """The families that ship with envpool, each of which a build may leave out

@@ -14,6 +14,7 @@ from envpool.families.minigrid import tasks as minigrid
 from envpool.families.mpe2 import tasks as mpe2
 from envpool.families.mujoco import tasks as mujoco
 from envpool.families.procgen import tasks as procgen
+from envpool.families.robotics import tasks as robotics
 from envpool.families.toy_text import tasks as toy_text
 
 __all__ = [
@@ -25,5 +26,6 @@ __all__ = [
     "mpe2",
     "mujoco",
     "procgen",
+    "robotics",
     "toy_text",
 ]

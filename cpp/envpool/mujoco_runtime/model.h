@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <utility>
 
 namespace envpool::mujoco_runtime {
 
@@ -43,6 +44,36 @@ inline std::shared_ptr<const mjModel> LoadModel(const std::string& path) {
   return shared;
 }
 
+// A model compiled from MJCF text held in memory (no file), once per text:
+// what a task that writes its model at make time (a maze) loads.
+inline std::shared_ptr<const mjModel> LoadModelFromXml(const std::string& xml) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const mjModel>> cache;
+  const std::lock_guard lock(mutex);
+  if (auto it = cache.find(xml); it != cache.end()) {
+    return it->second;
+  }
+  mjVFS vfs;
+  mj_defaultVFS(&vfs);
+  const char* name = "model.xml";
+  if (mj_addBufferVFS(&vfs, name, xml.data(), static_cast<int>(xml.size())) !=
+      0) {
+    mj_deleteVFS(&vfs);
+    throw std::runtime_error("MuJoCo could not hold the model's text");
+  }
+  char error[1000] = "";
+  mjModel* model = mj_loadXML(name, &vfs, error, sizeof(error));
+  mj_deleteVFS(&vfs);
+  if (model == nullptr) {
+    throw std::invalid_argument(
+        std::string("MuJoCo could not load the model: ") + error);
+  }
+  std::shared_ptr<const mjModel> shared(
+      model, [](const mjModel* m) { mj_deleteModel(const_cast<mjModel*>(m)); });
+  cache.emplace(xml, shared);
+  return shared;
+}
+
 // Whether an env reads the loaded model as it is, or needs its own copy to
 // write to (dm_control's tasks move targets in the model, and a forward pass
 // without actuation writes model->opt).
@@ -52,7 +83,11 @@ enum class ModelUse : std::uint8_t { kShared, kOwnCopy };
 class ModelData {
  public:
   ModelData(const std::string& model_file, ModelUse use)
-      : shared_(LoadModel(model_file)),
+      : ModelData(LoadModel(model_file), use) {}
+
+  // One env's mjData over a model already loaded.
+  ModelData(std::shared_ptr<const mjModel> model, ModelUse use)
+      : shared_(std::move(model)),
         copy_(use == ModelUse::kOwnCopy ? Copy(*shared_) : nullptr,
               &mj_deleteModel),
         model_(copy_ != nullptr ? copy_.get() : shared_.get()),

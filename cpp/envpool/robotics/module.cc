@@ -1,0 +1,14 @@
+// gymnasium-robotics' tasks, in their own extension module: like
+// envpool._mujoco it links libmujoco from the installed `mujoco` package.
+#include <pybind11/pybind11.h>
+
+#include "envpool/mujoco_runtime/py_mujoco_module.h"
+#include "envpool/numpy/py_numpy_parity.h"
+#include "envpool/python/py_env_pool.h"
+#include "envpool/robotics/point_maze.h"
+
+PYBIND11_MODULE(_robotics, m) {
+  envpool::mujoco_runtime::InitMujocoModule(m);
+  envpool::python::RegisterNumpyParity(m);
+  envpool::python::RegisterEnvs<envpool::robotics::PointMaze>(m, "PointMaze");
+}
