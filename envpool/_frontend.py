@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+
+from envpool.registry import get_task
 
 
 class PoolHandle:
@@ -64,6 +67,33 @@ class PoolHandle:
         from envpool.xla import make_xla  # imports jax; a clear ImportError without it
 
         return make_xla(self)
+
+    def compute_reward(self, achieved_goal: Any, desired_goal: Any, info: Any) -> Any:
+        """A goal-conditioned task's reward for achieved and desired goals (one pair or a
+        batch), as gymnasium-robotics' ``GoalEnv.compute_reward``: what HER relabels with."""
+        return self._goals().compute_reward(achieved_goal, desired_goal, info)
+
+    def compute_terminated(self, achieved_goal: Any, desired_goal: Any, info: Any) -> Any:
+        """A goal-conditioned task's termination for the goals, as its GoalEnv's."""
+        return self._goals().compute_terminated(achieved_goal, desired_goal, info)
+
+    def compute_truncated(self, achieved_goal: Any, desired_goal: Any, info: Any) -> Any:
+        """A goal-conditioned task's truncation for the goals, as its GoalEnv's."""
+        return self._goals().compute_truncated(achieved_goal, desired_goal, info)
+
+    def _goals(self) -> Any:
+        goals = getattr(self, "_goal_functions", None)
+        if goals is None:
+            entry = get_task(self.spec.id).goal_api
+            if entry is None:
+                raise NotImplementedError(
+                    f"{self.spec.id} is not goal-conditioned: it has no compute_reward "
+                    "(the gymnasium-robotics tasks have, docs/robotics.md)"
+                )
+            module, _, name = entry.partition(":")
+            goals = getattr(importlib.import_module(module), name)(self.spec.config)
+            self._goal_functions = goals
+        return goals
 
     def get_state(self, env_id: Any = None) -> list[bytes]:
         """The saved state of each env (those of ``env_id``, all when None), as bytes

@@ -65,6 +65,10 @@ class TaskSpec:
     option_notes: Mapping[str, OptionNote] = field(default_factory=dict)
     """What ``envpool info`` says of an option beyond its default: a note (its choices,
     what a special value means), and whether a 0 in the config is the user's None."""
+    goal_api: str | None = None
+    """``"module:function"`` of a goal-conditioned task: ``function(config)`` gives the
+    object whose ``compute_reward`` / ``compute_terminated`` / ``compute_truncated`` the
+    front ends offer (gymnasium-robotics' GoalEnv methods, for HER)."""
 
     def convert_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """The user's options in the types the env's config takes."""
@@ -156,6 +160,7 @@ def task(
     frame_drawer: str | None = None,
     render_options: Callable[[str | None], Mapping[str, Any]] | None = None,
     option_notes: Mapping[str, OptionNote] | None = None,
+    goal_api: str | None = None,
     **options: Any,
 ) -> TaskSpec:
     """One row of a family's task table (``register_family``): ``task_id``, served by
@@ -174,7 +179,9 @@ def task(
     ``frame_drawer`` (``"module:function"``), if given, draws the frames in Python from
     what the env's ``Render`` writes; ``render_options(render_mode)``, if given, supplies
     option defaults that depend on the render mode; ``option_notes`` is what
-    ``envpool info`` says of some options (``OptionNote``).
+    ``envpool info`` says of some options (``OptionNote``); ``goal_api``
+    (``"module:function"``) makes a goal-conditioned task's ``compute_reward`` and its
+    kin (``TaskSpec.goal_api``).
     """
     if not isinstance(task_id, str) or not task_id:
         raise ValueError("task_id must be a non-empty string")
@@ -196,6 +203,7 @@ def task(
         frame_drawer,
         render_options,
         dict(option_notes or {}),
+        goal_api,
     )
 
 

@@ -5,12 +5,12 @@ and test helpers need).
 
 The wheel is unpacked whole into a temporary folder. Its ``procgen/__init__.py`` is not
 run: it registers gym (not gymnasium) ids, and gym is not installed. So ``procgen`` is
-made a bare package of that folder, and gym, which procgen's gym env needs for two
-things, is a stand-in module: ``gym.envs.registration.register`` (imported by
-``gym_registration.py``, never called) and ``gym.spaces`` (gym3's ``ToGymEnv`` describes
-its spaces with it), which is gymnasium's ``spaces``, gym's successor with the same
-Box, Discrete and Dict. That is the whole patch; the game code and its Python are
-procgen's and gym3's.
+made a bare package of that folder. procgen's gym env needs gym for two things,
+``gym.envs.registration.register`` (imported by ``gym_registration.py``, never called)
+and ``gym.spaces`` (gym3's ``ToGymEnv`` describes its spaces with it): gym 0.26.2 itself
+where it is installed (envpool's torchrl extra installs it), else a stand-in module
+with gymnasium's ``spaces``, gym's successor with the same Box, Discrete and Dict. That
+is the whole patch; the game code and its Python are procgen's and gym3's.
 """
 
 from __future__ import annotations
@@ -48,13 +48,21 @@ def load(folder: Path) -> types.ModuleType:
         package = types.ModuleType("procgen")
         package.__path__ = [str(folder / "procgen")]
         sys.modules["procgen"] = package
-        for name in ("gym", "gym.envs", "gym.envs.registration"):
-            sys.modules.setdefault(name, types.ModuleType(name))
-        sys.modules["gym"].spaces = gymnasium.spaces  # type: ignore[attr-defined]
-        registration = sys.modules["gym.envs.registration"]
-        if not hasattr(registration, "register"):
-            registration.register = _never_called  # type: ignore[attr-defined]
+        _gym_or_stand_in()
     return importlib.import_module("procgen.env")
+
+
+def _gym_or_stand_in() -> None:
+    """gym itself where it is installed (gym 0.26.2 comes with envpool's torchrl extra),
+    else the stand-in modules."""
+    try:
+        import gym.envs.registration
+        import gym.spaces  # noqa: F401
+    except Exception:  # gym 0.26 fails to import on some numpy versions
+        for name in ("gym", "gym.envs", "gym.envs.registration"):
+            sys.modules[name] = types.ModuleType(name)
+        sys.modules["gym"].spaces = gymnasium.spaces  # type: ignore[attr-defined]
+        sys.modules["gym.envs.registration"].register = _never_called  # type: ignore[attr-defined]
 
 
 def _never_called(*args: Any, **kwargs: Any) -> None:

@@ -184,8 +184,12 @@ def test_options_equal_procgens(folder: Path, game: str, mode: str, options: dic
 def test_spaces_are_procgens(folder: Path) -> None:
     env = envpool.make("CoinrunEasy-v0", num_envs=1)
     ref = gym_env(folder, env_name="coinrun", distribution_mode="easy", rand_seed=0)
-    assert env.single_observation_space == ref.observation_space
-    assert env.single_action_space == ref.action_space
+    # gym's spaces (procgen's gym env) against gymnasium's: the same bounds and types
+    space, ref_space = env.single_observation_space, ref.observation_space
+    assert (space.shape, space.dtype) == (ref_space.shape, ref_space.dtype)
+    np.testing.assert_array_equal(space.low, ref_space.low)
+    np.testing.assert_array_equal(space.high, ref_space.high)
+    assert env.single_action_space.n == ref.action_space.n
     assert env.single_observation_space.shape == (64, 64, 3)
     assert env.single_action_space.n == 15
     env.close()

@@ -220,11 +220,17 @@ class VecEnv(SB3VecEnv):
         indices: VecEnvIndices = None,
         **method_kwargs: Any,
     ) -> list[Any]:
-        """Only "render" (no arguments): the frames of the envs in ``indices``."""
+        """ "render" (no arguments): the frames of the envs in ``indices``; a
+        goal-conditioned task's "compute_reward", "compute_terminated" and
+        "compute_truncated" (what SB3's HerReplayBuffer calls): their value, once per env
+        of ``indices`` (the envs of a pool share them)."""
+        if method_name in _GOAL_METHODS:
+            method = getattr(self.pool, method_name)
+            return [method(*method_args, **method_kwargs) for _ in self._get_indices(indices)]
         if method_name != "render" or method_args or method_kwargs:
             raise AttributeError(
-                f"envpool envs are C++ objects: env_method supports only 'render' with no "
-                f"arguments, not {method_name!r}"
+                f"envpool envs are C++ objects: env_method supports 'render' with no "
+                f"arguments and {', '.join(_GOAL_METHODS)}, not {method_name!r}"
             )
         if self.pool.render_mode != "rgb_array":
             raise ValueError("make the pool with render_mode='rgb_array' to render it")
@@ -237,6 +243,9 @@ class VecEnv(SB3VecEnv):
 
     def __repr__(self) -> str:
         return f"envpool.integrations.sb3.VecEnv({self.pool!r})"
+
+
+_GOAL_METHODS = ("compute_reward", "compute_terminated", "compute_truncated")
 
 
 def _channels_last_space(space: Any) -> spaces.Box:

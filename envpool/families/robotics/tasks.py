@@ -60,7 +60,9 @@ _INTERNAL = (
 
 
 def _point_maze_model(layout: list[list[Any]]) -> dict[str, Any]:
-    return maze_model.build(_POINT["agent_xml"], layout, _POINT["maze_size_scaling"], _POINT["maze_height"])
+    return maze_model.build(
+        _POINT["agent_xml"], layout, _POINT["maze_size_scaling"], _POINT["maze_height"]
+    )
 
 
 def _options(options: dict[str, Any]) -> dict[str, Any]:
@@ -68,7 +70,9 @@ def _options(options: dict[str, Any]) -> dict[str, Any]:
     refused (PointMaze fixes them)."""
     for name in _INTERNAL:
         if name in options:
-            raise ValueError(f"{name} is fixed by PointMaze (or written from maze_map); leave it out")
+            raise ValueError(
+                f"{name} is fixed by PointMaze (or written from maze_map); leave it out"
+            )
     if "maze_map" in options:
         options.update(_point_maze_model(options.pop("maze_map")))
     return options
@@ -103,6 +107,7 @@ def _rows() -> list[Any]:
                     extra_options={"maze_map": maze_map(name)},
                     option_notes=_NOTES,
                     render_fps=50,
+                    goal_api="envpool.families.robotics.goals:maze_goals",
                     reward_type=reward_type,
                 )
             )
