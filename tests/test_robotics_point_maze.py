@@ -184,3 +184,29 @@ def test_bad_options_and_actions_are_refused_and_the_pool_goes_on() -> None:
     obs, *_ = env.step(np.zeros((2, 2), dtype=np.float32))
     assert obs["observation"].shape == (2, 4)
     env.close()
+
+
+def test_sb3_her_trains_on_point_maze_through_envpool() -> None:
+    """SB3's SAC with HerReplayBuffer, unmodified, on a pool (smoke size: it runs, relabels
+    with the pool's compute_reward and keeps dict observations through episode ends)."""
+    sb3 = pytest.importorskip("stable_baselines3")
+    from envpool.integrations.sb3 import VecEnv
+
+    env = envpool.make("PointMaze_UMaze-v3", num_envs=2, seed=0, max_episode_steps=30)
+    venv = VecEnv(env)
+    model = sb3.SAC(
+        "MultiInputPolicy",
+        venv,
+        replay_buffer_class=sb3.HerReplayBuffer,
+        learning_starts=70,
+        batch_size=32,
+        seed=0,
+    )
+    model.learn(100)
+    buffer = model.replay_buffer
+    assert buffer.pos > 0 and set(buffer.observations) == {
+        "achieved_goal",
+        "desired_goal",
+        "observation",
+    }
+    venv.close()

@@ -166,18 +166,21 @@ class VecEnv(SB3VecEnv):
             last_obs = info["final_obs"]
             final_rows = self._info_rows(info["final_info"], ended)
             for i, final_row in zip(ended, final_rows, strict=True):
-                infos[i]["terminal_observation"] = self._layout(last_obs[i])
+                infos[i]["terminal_observation"] = self._layout(_obs_row(last_obs, i))
                 infos[i].update(final_row)
                 self.reset_infos[i] = self._info_row(info, i)
             return obs
         ids = np.asarray(ended, dtype=np.int32)
-        if not obs.flags.writeable:
-            obs = obs.copy()
+        obs = _writeable(obs)
         first_obs, reset_info = self.pool.reset(env_id=ids)
         for row, i in enumerate(ended):
-            infos[i]["terminal_observation"] = self._layout(obs[i].copy())
+            infos[i]["terminal_observation"] = self._layout(_obs_row(obs, i))
             self.reset_infos[i] = self._info_row(reset_info, row)
-        obs[ids] = first_obs
+        if isinstance(obs, dict):  # a dict observation (goal-conditioned tasks): per key
+            for key, value in obs.items():
+                value[ids] = first_obs[key]
+        else:
+            obs[ids] = first_obs
         return obs
 
     def _info_rows(self, info: dict[str, Any], envs: Sequence[int]) -> list[dict[str, Any]]:
@@ -246,6 +249,20 @@ class VecEnv(SB3VecEnv):
 
 
 _GOAL_METHODS = ("compute_reward", "compute_terminated", "compute_truncated")
+
+
+def _obs_row(obs: Any, i: int) -> Any:
+    """A copy of env i's observation: an array, or a dict of arrays."""
+    if isinstance(obs, dict):
+        return {key: value[i].copy() for key, value in obs.items()}
+    return obs[i].copy()
+
+
+def _writeable(obs: Any) -> Any:
+    """``obs`` (an array or a dict of arrays) with every array writeable."""
+    if isinstance(obs, dict):
+        return {key: value if value.flags.writeable else value.copy() for key, value in obs.items()}
+    return obs if obs.flags.writeable else obs.copy()
 
 
 def _channels_last_space(space: Any) -> spaces.Box:
