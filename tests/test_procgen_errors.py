@@ -117,6 +117,7 @@ def test_a_file_that_is_not_procgens_library_is_refused(
     fake.write_bytes(b"not a library")
     (tmp_path / "assets").mkdir()
     monkeypatch.setattr(tasks.procgen_runtime, "library", lambda: fake)
+    monkeypatch.setattr(tasks, "_CHECKED", {})
     with pytest.raises(RuntimeError, match="cannot load procgen's game library"):
         envpool.make("CoinrunEasy-v0", num_envs=1)
 

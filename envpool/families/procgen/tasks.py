@@ -10,6 +10,7 @@ that ends otherwise terminated.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from envpool import procgen_runtime
@@ -48,11 +49,22 @@ def modes(game: str) -> tuple[str, ...]:
     return ("easy", "hard", *GAMES[game])
 
 
+# cache folder -> the options of its library, checked once per process: procgen loads
+# its library and images once per process, so a later change to the files cannot reach
+# it (and checking them costs tens of milliseconds: the library's sha256)
+_CHECKED: dict[str, dict[str, str]] = {}
+
+
 def _library_options() -> dict[str, Any]:
-    return {
-        "library": str(procgen_runtime.library()),
-        "resource_root": procgen_runtime.resource_root(),
-    }
+    procgen_runtime.check_platform()
+    key = str(procgen_runtime.cache_dir())
+    if key not in _CHECKED:
+        library = procgen_runtime.library()
+        _CHECKED[key] = {
+            "library": str(library),
+            "resource_root": str(library.parent / "assets") + os.sep,
+        }
+    return dict(_CHECKED[key])
 
 
 def _render_options(render_mode: str | None) -> dict[str, Any]:

@@ -47,8 +47,10 @@ def maze_map(name: str) -> list[list[int | str]]:
     return [[int(c) if c in "01" else c for c in row] for row in _MAPS[name].split("/")]
 
 
-# PointMaze's fixed model settings (point_maze.py)
-_POINT = {"agent_xml": "point/point.xml", "maze_size_scaling": 1, "maze_height": 0.4}
+# PointMaze's fixed model settings (point_maze.py): its agent, cell size and wall height
+_POINT_XML = "point/point.xml"
+_POINT_SCALING = 1
+_POINT_HEIGHT = 0.4
 _INTERNAL = (
     "model_xml",
     "goal_locations",
@@ -60,9 +62,7 @@ _INTERNAL = (
 
 
 def _point_maze_model(layout: list[list[Any]]) -> dict[str, Any]:
-    return maze_model.build(
-        _POINT["agent_xml"], layout, _POINT["maze_size_scaling"], _POINT["maze_height"]
-    )
+    return maze_model.build(_POINT_XML, layout, _POINT_SCALING, _POINT_HEIGHT)
 
 
 def _options(options: dict[str, Any]) -> dict[str, Any]:
