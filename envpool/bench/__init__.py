@@ -6,8 +6,9 @@
 
 The peers are the ones importable in this Python: a plain for-loop over gymnasium
 envs, gymnasium's SyncVectorEnv and AsyncVectorEnv, gymnasium's own numpy
-vectorisation where it has one (CartPole), ale-py's AtariVectorEnv for Atari, and,
-given another Python that has it, the original EnvPool (run in a subprocess).
+vectorisation where it has one (CartPole), ale-py's AtariVectorEnv for Atari,
+procgen's own ProcgenGym3Env for Procgen (where procgen imports), and, given another
+Python that has it, the original EnvPool (run in a subprocess).
 """
 
 from __future__ import annotations

@@ -36,13 +36,13 @@ ASYNC_MAX_PROCESSES = 64
 
 
 def task_family(task_id: str) -> str:
-    """``"atari"``, ``"mujoco"``, ``"box2d"``, ``"dmc"``, ``"minigrid"``, ``"mpe2"`` or
-    ``"classic"`` (anything else, toy text included: small, cheap steps), from envpool's
-    registry."""
+    """``"atari"``, ``"mujoco"``, ``"box2d"``, ``"dmc"``, ``"minigrid"``, ``"mpe2"``,
+    ``"procgen"`` or ``"classic"`` (anything else, toy text included: small, cheap steps),
+    from envpool's registry."""
     from envpool.registry import get_task
 
     family = get_task(task_id).family
-    known = ("atari", "mujoco", "box2d", "dmc", "minigrid", "mpe2")
+    known = ("atari", "mujoco", "box2d", "dmc", "minigrid", "mpe2", "procgen")
     return family if family in known else "classic"
 
 
@@ -52,8 +52,8 @@ class TaskInfo:
 
     task_id: str
     family: str
-    """``"atari"``, ``"mujoco"``, ``"box2d"``, ``"dmc"``, ``"minigrid"``, ``"mpe2"`` or
-    ``"classic"`` (task_family)."""
+    """``"atari"``, ``"mujoco"``, ``"box2d"``, ``"dmc"``, ``"minigrid"``, ``"mpe2"``,
+    ``"procgen"`` or ``"classic"`` (task_family)."""
     frame_skip: int
     """Emulator frames per env step (1 for non-Atari tasks)."""
     action_space: Any
@@ -344,8 +344,9 @@ class _GymnasiumEngine(Engine):
     """Shared checks of the engines built from gymnasium.make envs."""
 
     def applies(self, task: TaskInfo) -> bool:
-        # gymnasium has no DMC tasks, and a multi-agent task is no gymnasium env
-        return task.family != "dmc" and not task.is_multi_agent
+        # gymnasium has no DMC or Procgen tasks (procgen registers gym ids, not
+        # gymnasium's), and a multi-agent task is no gymnasium env
+        return task.family not in ("dmc", "procgen") and not task.is_multi_agent
 
     def unavailable(self, task: TaskInfo) -> str | None:
         import gymnasium as gym
@@ -652,6 +653,84 @@ class SuperSuitProcessesEngine(SuperSuitEngine):
         return case.num_threads or os.cpu_count() or 1
 
 
+PROCGEN_OPTIONS = (
+    "num_levels",
+    "start_level",
+    "use_sequential_levels",
+    "center_agent",
+    "use_backgrounds",
+    "restrict_themes",
+    "use_monochrome_assets",
+    "paint_vel_info",
+    "use_generated_assets",
+)
+"""The options of a Procgen task that ProcgenGym3Env takes under the same names (besides
+env_name and distribution_mode)."""
+
+
+def procgen_reference() -> Any:
+    """procgen's own ``ProcgenGym3Env`` class (module ``procgen.env``), or None where it
+    does not import.
+
+    It is there where procgen 0.10.7 is installed (its wheels are for CPython up to 3.10,
+    with gym and gym3), or where a script has put procgen's ``env`` module from its wheel
+    into ``sys.modules`` (benchmarks/bench_procgen.py, with tests/procgen_reference.py).
+    """
+    try:
+        return importlib.import_module("procgen.env").ProcgenGym3Env
+    except Exception:  # not installed, or its gym / gym3 / library does not load
+        return None
+
+
+class ProcgenGym3Engine(Engine):
+    """procgen's own vector env, ``ProcgenGym3Env(num=num_envs, num_threads=...)``: the
+    same game library stepping its envs on its own C++ threads; ``act`` then ``observe``
+    per step (gym3's API). num_threads is passed on (None: procgen's default, 4)."""
+
+    name = "procgen ProcgenGym3Env"
+
+    def applies(self, task: TaskInfo) -> bool:
+        return task.family == "procgen"
+
+    def unavailable(self, task: TaskInfo) -> str | None:
+        if procgen_reference() is None:
+            return (
+                "needs procgen's own ProcgenGym3Env (pip install procgen==0.10.7, whose "
+                "wheels are for CPython up to 3.10; on later Pythons "
+                "benchmarks/bench_procgen.py loads it from procgen's wheel)"
+            )
+        return None
+
+    @contextlib.contextmanager
+    def open(self, case: Case) -> Iterator[Runner]:
+        import envpool
+
+        config = envpool.make_spec(case.task.task_id).config
+        options = {k: config[k] for k in PROCGEN_OPTIONS if k in config}
+        if case.num_threads:
+            options["num_threads"] = case.num_threads
+        env = procgen_reference()(
+            num=case.num_envs,
+            env_name=config["env_name"],
+            distribution_mode=config["distribution_mode"],
+            rand_seed=0,
+            **options,
+        )
+        actions = case.actions(dtype=np.int32)
+        try:
+            env.observe()
+
+            def run(k: int) -> int:
+                for a in itertools.islice(actions, k):
+                    env.act(a)
+                    env.observe()
+                return k * case.num_envs
+
+            yield run
+        finally:
+            env.close()
+
+
 PEER_SCRIPT = textwrap.dedent(
     """
     import importlib.util, json, sys, time
@@ -750,4 +829,5 @@ PEERS: tuple[Engine, ...] = (
     Mpe2LoopEngine(),
     SuperSuitEngine(),
     SuperSuitProcessesEngine(),
+    ProcgenGym3Engine(),
 )
