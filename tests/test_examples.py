@@ -18,12 +18,17 @@ TRAINING_LIBRARY_EXAMPLES = {
     "torchrl_rollout.py",
     "cleanrl_style_ppo_atari.py",
     "minigrid_doorkey_ppo.py",
+    "procgen_ppo.py",
 }
 # Examples that need jax, which needs numpy >= 2 (marker "jax"; the numpy 1.26 CI run
 # leaves them out).
 JAX_EXAMPLES = {"ppo_jax_xla.py"}
 # Arguments for a CI-sized run; tests/test_xla.py runs the full ones with ENVPOOL_SLOW=1.
-EXAMPLE_ARGS = {"ppo_jax_xla.py": ["--smoke"], "minigrid_doorkey_ppo.py": ["--smoke"]}
+EXAMPLE_ARGS = {
+    "ppo_jax_xla.py": ["--smoke"],
+    "minigrid_doorkey_ppo.py": ["--smoke"],
+    "procgen_ppo.py": ["--smoke"],
+}
 EXAMPLES = sorted(
     p
     for p in (Path(__file__).resolve().parent.parent / "examples").glob("*.py")
