@@ -31,6 +31,8 @@ FAMILY_TASKS = [
     "LunarLanderContinuous-v3",
     "Hopper-v5",
     "CheetahRun-v1",
+    "StarpilotEasy-v0",
+    "PointMaze_UMaze-v3",
 ]
 
 
