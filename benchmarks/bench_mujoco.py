@@ -1,10 +1,17 @@
 """MuJoCo env steps/s: envpool against gymnasium, the original EnvPool and raw mj_step.
 
-It takes gymnasium's MuJoCo tasks (e.g. HalfCheetah-v5) and the DeepMind Control
-Suite tasks (e.g. CheetahRun-v1). For a DMC task the reference peer is dm_control
+It takes gymnasium's MuJoCo tasks (e.g. HalfCheetah-v5), the DeepMind Control
+Suite tasks (e.g. CheetahRun-v1) and gymnasium-robotics' PointMaze tasks (e.g.
+PointMaze_Medium-v3). For a DMC task the reference peer is dm_control
 itself (its envs stepped in a Python loop) instead of gymnasium, the model file is
 the one envpool writes from the installed dm_control, and frame_skip is the task's
-physics steps per control step.
+physics steps per control step. For a PointMaze task the reference peer is the
+faster (in each round) of gymnasium's SyncVectorEnv and AsyncVectorEnv over
+``gymnasium.make`` of gymnasium-robotics' env (the original EnvPool has no such
+task), the model is the maze's MJCF text envpool writes in memory (the task's
+``model_xml``), frame_skip is 1 and the ceilings reset every time-limit steps
+(600 for Medium). Its physics is small (a ball among boxes, a few microseconds an
+env step), so a peer's per-step Python costs weigh much more than in the other tasks.
 
     python benchmarks/bench_mujoco.py [--tasks HalfCheetah-v5 Ant-v5 Hopper-v5]
         [--num-envs 8] [--num-threads 2] [--batch-size 4] [--seconds 3] [--rounds 3]
@@ -18,7 +25,8 @@ subprocess).
 
 The ceiling is raw MuJoCo on one core, one MjModel/MjData from gymnasium's model
 file, the loop running in C; one env step is frame_skip physics steps, and the
-data is reset every 1000 env steps (the tasks' time limit). It is measured two ways:
+data is reset every 1000 env steps (the tasks' time limit; a PointMaze task's own time
+limit). It is measured two ways:
 
 - rollout: ``mujoco.rollout.rollout`` over one 1000-step episode per call, with a
   fresh uniform random ctrl every env step, as the envs get. envpool's fraction
@@ -33,12 +41,19 @@ Neither includes the mj_rnePostConstraint the envs call once per env step
 as envpool is measured: importing the mujoco Python package installs that timer
 callback, a global of the shared library, which costs about 10% of mj_step in
 every user of the process (envpool included); envpool alone does not import the
-package. The gymnasium peer runs as its users get it, with the callback set.
+package. The gymnasium peers run as their users get them, with the callback set.
+
+A PointMaze env step does more than mj_step: gymnasium-robotics clips the ball's
+velocity through ``set_state``, which calls mj_forward, before each mj_step (and
+envpool does the same, to match it). For PointMaze a third row times that work,
+mj_forward + mj_step + mj_rnePostConstraint with a random ctrl per env step, in a
+Python loop (callback cleared too): a lower bound of its rate in C, as the loop's
+binding calls cost about a microsecond of its ~6 us.
 
 Each round measures every engine and the ceiling once per task; the tables show
 the median over the rounds with the range, and ratios are the medians of the
 ratios within a round (the machine is shared and noisy, so compare within a run).
-`envpool bench --task HalfCheetah-v5` compares more sizes and peers.
+`envpool bench --task HalfCheetah-v5` (or PointMaze_Medium-v3) compares more sizes and peers.
 """
 
 from __future__ import annotations
@@ -49,6 +64,7 @@ import statistics
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -65,12 +81,17 @@ EPISODE = 1000
 ENVPOOL = "envpool"
 ORIGINAL = "original EnvPool"
 GYM_SYNC = "gymnasium SyncVectorEnv"
+GYM_ASYNC = "gymnasium AsyncVectorEnv"
 DM_LOOP = "dm_control for-loop"
-REFERENCE = {"mujoco": GYM_SYNC, "dmc": DM_LOOP}
-"""The peer each family's tasks are compared with besides the original EnvPool."""
+REFERENCE = {"mujoco": (GYM_SYNC,), "dmc": (DM_LOOP,), "robotics": (GYM_SYNC, GYM_ASYNC)}
+"""The peers each family's tasks are compared with besides the original EnvPool (the
+faster of them in each round); a family's tasks run only its own of these."""
+IN_MEMORY = "in memory: the task's model_xml"
+"""TaskRun.xml_file of a model envpool writes in memory (PointMaze's maze)."""
 ROLLOUT = "MuJoCo rollout, random ctrl per env step"
 HELD = f"MuJoCo mj_step, ctrl held {HELD_ENV_STEPS} env steps"
-CEILINGS = (ROLLOUT, HELD)
+ENV_WORK = "mj_forward + mj_step + mj_rnePostConstraint per env step, Python loop"
+CEILINGS = (ROLLOUT, HELD, ENV_WORK)
 
 
 @dataclass
@@ -81,6 +102,8 @@ class TaskRun:
     frame_skip: int
     xml_file: str
     family: str = "mujoco"
+    episode: int = EPISODE
+    """Env steps between resets of the ceilings' MjData (the task's time limit)."""
     rates: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
 
@@ -94,14 +117,16 @@ class TaskRun:
 
 
 def mujoco_model(task_id: str) -> tuple[str, int]:
-    """The model file (in gymnasium's assets, or written from dm_control's) and the
-    physics steps per env step of envpool's `task_id`."""
+    """The model file (in gymnasium's assets, or written from dm_control's; IN_MEMORY for
+    PointMaze's maze) and the physics steps per env step of envpool's `task_id`."""
     import mujoco
 
     import envpool
     from envpool.families.mujoco.tasks import assets_dir
 
     config = envpool.make_spec(task_id).config
+    if eng.task_family(task_id) == "robotics":
+        return IN_MEMORY, 1  # gymnasium-robotics' PointEnv: frame_skip=1
     if eng.task_family(task_id) == "dmc":
         path = str(config["model_file"])
         timestep = mujoco.MjModel.from_xml_path(path).opt.timestep
@@ -109,12 +134,38 @@ def mujoco_model(task_id: str) -> tuple[str, int]:
     return os.path.join(assets_dir(), str(config["xml_file"])), int(config["frame_skip"])
 
 
-def raw_rollout(xml_path: str, frame_skip: int, seconds: float) -> float:
+def task_run(task_id: str) -> TaskRun:
+    """An empty TaskRun of envpool's `task_id`: its model, frame_skip, family and the
+    ceilings' episode (PointMaze's time limit; EPISODE for the others)."""
+    import envpool
+
+    xml_file, frame_skip = mujoco_model(task_id)
+    family = eng.task_family(task_id)
+    episode = EPISODE
+    if family == "robotics":
+        episode = int(envpool.make_spec(task_id).config["max_episode_steps"])
+    return TaskRun(task_id, frame_skip, xml_file, family, episode)
+
+
+def load_model(run: TaskRun) -> Any:
+    """The task's MjModel, from its file or from the MJCF text envpool writes in memory."""
+    import mujoco
+
+    import envpool
+
+    if run.xml_file == IN_MEMORY:
+        xml = str(envpool.make_spec(run.task).config["model_xml"])
+        return mujoco.MjModel.from_xml_string(xml)
+    return mujoco.MjModel.from_xml_path(run.xml_file)
+
+
+def raw_rollout(task: TaskRun, seconds: float) -> float:
     """Env steps/s of one thread running whole episodes with mujoco.rollout."""
     import mujoco
     from mujoco import rollout
 
-    model = mujoco.MjModel.from_xml_path(xml_path)
+    model = load_model(task)
+    frame_skip, episode = task.frame_skip, task.episode
     data = mujoco.MjData(model)
     mujoco.mj_forward(model, data)
     spec = mujoco.mjtState.mjSTATE_FULLPHYSICS
@@ -123,10 +174,10 @@ def raw_rollout(xml_path: str, frame_skip: int, seconds: float) -> float:
     rng = np.random.default_rng(0)
     low, high = model.actuator_ctrlrange.T
     controls = [  # one action per env step, held for its frame_skip physics steps
-        np.repeat(rng.uniform(low, high, size=(EPISODE, model.nu)), frame_skip, axis=0)[None]
+        np.repeat(rng.uniform(low, high, size=(episode, model.nu)), frame_skip, axis=0)[None]
         for _ in range(4)
     ]
-    nstep = EPISODE * frame_skip
+    nstep = episode * frame_skip
     state = np.empty((1, nstep, initial.shape[1]))
     sensordata = np.empty((1, nstep, model.nsensordata))
     calls = 0
@@ -143,17 +194,18 @@ def raw_rollout(xml_path: str, frame_skip: int, seconds: float) -> float:
                 sensordata=sensordata,
             )
             calls += 1
-        return k * EPISODE
+        return k * episode
 
     with eng.mujoco_timer_off():  # as in a C program: no data.timer profiling
         return eng.timed(run, seconds)
 
 
-def raw_mj_step(xml_path: str, frame_skip: int, seconds: float) -> float:
+def raw_mj_step(task: TaskRun, seconds: float) -> float:
     """Env steps/s of one thread calling mj_step(nstep=frame_skip * K), one ctrl per call."""
     import mujoco
 
-    model = mujoco.MjModel.from_xml_path(xml_path)
+    model = load_model(task)
+    frame_skip, episode = task.frame_skip, task.episode
     data = mujoco.MjData(model)
     mujoco.mj_forward(model, data)
     rng = np.random.default_rng(0)
@@ -167,7 +219,7 @@ def raw_mj_step(xml_path: str, frame_skip: int, seconds: float) -> float:
             data.ctrl[:] = rng.uniform(low, high)
             mujoco.mj_step(model, data, nstep=frame_skip * k)
             since_reset += k
-            if since_reset >= EPISODE:
+            if since_reset >= episode:
                 mujoco.mj_resetData(model, data)
                 mujoco.mj_forward(model, data)
                 since_reset = 0
@@ -177,7 +229,39 @@ def raw_mj_step(xml_path: str, frame_skip: int, seconds: float) -> float:
         return eng.timed(run, seconds)
 
 
-CEILING_RUNS = {ROLLOUT: raw_rollout, HELD: raw_mj_step}
+def raw_env_work(task: TaskRun, seconds: float) -> float:
+    """Env steps/s of one thread doing a PointMaze env step's physics in a Python loop:
+    mj_forward (gymnasium-robotics' set_state), mj_step, mj_rnePostConstraint, with a
+    fresh random ctrl each step."""
+    import mujoco
+
+    model = load_model(task)
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    low, high = model.actuator_ctrlrange.T
+    controls = np.random.default_rng(0).uniform(low, high, size=(task.episode, model.nu))
+
+    def run(k: int) -> int:
+        for _ in range(k):
+            for ctrl in controls:
+                data.ctrl[:] = ctrl
+                mujoco.mj_forward(model, data)
+                mujoco.mj_step(model, data)
+                mujoco.mj_rnePostConstraint(model, data)
+            mujoco.mj_resetData(model, data)
+        return k * task.episode
+
+    with eng.mujoco_timer_off():
+        return eng.timed(run, seconds)
+
+
+CEILING_RUNS = {ROLLOUT: raw_rollout, HELD: raw_mj_step, ENV_WORK: raw_env_work}
+CEILING_FAMILIES = {ENV_WORK: ("robotics",)}
+"""The ceilings measured for some families only (the others: for every task)."""
+
+
+def ceilings_for(run: TaskRun) -> list[str]:
+    return [c for c in CEILINGS if run.family in CEILING_FAMILIES.get(c, (run.family,))]
 
 
 def _median(xs: Sequence[float]) -> float:
@@ -209,6 +293,19 @@ def envpool_vs(run: TaskRun, peer: str, rounds: int) -> float | None:
     return _ratio_over_rounds([(run.best(ENVPOOL, i), run.best(peer, i)) for i in range(rounds)])
 
 
+def reference_best(run: TaskRun, round_: int) -> float | None:
+    """The fastest of the task family's reference peers (REFERENCE) in one round."""
+    found = [x for name in REFERENCE[run.family] if (x := run.best(name, round_)) is not None]
+    return max(found) if found else None
+
+
+def envpool_vs_reference(run: TaskRun, rounds: int) -> float | None:
+    """Median over rounds of envpool's best mode / the fastest reference peer's."""
+    return _ratio_over_rounds(
+        [(run.best(ENVPOOL, i), reference_best(run, i)) for i in range(rounds)]
+    )
+
+
 def ceiling_fraction(run: TaskRun, ceiling: str, threads: int, rounds: int) -> float | None:
     """Median over rounds of envpool's best mode / (threads x the one-core ceiling)."""
     core = run.rates.get(ceiling, {}).get("one core", [])
@@ -219,8 +316,9 @@ def ceiling_fraction(run: TaskRun, ceiling: str, threads: int, rounds: int) -> f
 def task_table(run: TaskRun, args: argparse.Namespace, original_name: str) -> list[str]:
     n, t, b, r = args.num_envs, args.num_threads, args.batch_size, args.rounds
     lines = [
-        f"{run.task}: {n} envs, {t} threads, frame_skip {run.frame_skip}; env steps/s, "
-        f"median of {r} round(s) of {args.seconds:g} s (range)",
+        f"{run.task}: {n} envs, {t} threads, frame_skip {run.frame_skip}, ceilings reset "
+        f"every {run.episode} env steps; env steps/s, median of {r} round(s) of "
+        f"{args.seconds:g} s (range)",
         "",
         f"| engine | sync | async (batch_size {b}) | envpool (best mode) / this |",
         "|---|---:|---:|---:|",
@@ -229,6 +327,7 @@ def task_table(run: TaskRun, args: argparse.Namespace, original_name: str) -> li
         (ENVPOOL, ENVPOOL),
         (ORIGINAL, original_name),
         (GYM_SYNC, GYM_SYNC),
+        (GYM_ASYNC, GYM_ASYNC),
         (DM_LOOP, DM_LOOP),
     ):
         if name not in run.rates:
@@ -238,6 +337,10 @@ def task_table(run: TaskRun, args: argparse.Namespace, original_name: str) -> li
         lines.append(
             f"| {label} | {_rate(modes.get('sync'))} | {_rate(modes.get('async'))} | {ratio} |"
         )
+    if len(REFERENCE[run.family]) > 1:
+        best = [x for i in range(r) if (x := reference_best(run, i)) is not None]
+        label = "the faster gymnasium vector env in each round"
+        lines.append(f"| {label} | {_rate(best)} | | {_x(envpool_vs_reference(run, r))} |")
     for name in CEILINGS:
         core = run.rates.get(name, {}).get("one core")
         if core:
@@ -254,7 +357,8 @@ def summary_table(runs: list[TaskRun], args: argparse.Namespace, original_name: 
     t, r = args.num_threads, args.rounds
     lines = [
         f"| task | envpool sync | envpool async | {original_name} (best mode) "
-        f"| reference peer ({GYM_SYNC} or {DM_LOOP}) "
+        f"| reference peer ({GYM_SYNC}, {DM_LOOP}, or for PointMaze the faster of "
+        f"{GYM_SYNC} and {GYM_ASYNC}) "
         "| envpool / original | envpool / reference | MuJoCo per core (rollout) "
         f"| envpool / {t}-core ceiling |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -262,14 +366,15 @@ def summary_table(runs: list[TaskRun], args: argparse.Namespace, original_name: 
     for run in runs:
         ours = run.rates.get(ENVPOOL, {})
         orig_best = [x for i in range(r) if (x := run.best(ORIGINAL, i)) is not None]
+        ref_best = [x for i in range(r) if (x := reference_best(run, i)) is not None]
         cells = [
             run.task,
             _rate(ours.get("sync")),
             _rate(ours.get("async")),
             _rate(orig_best),
-            _rate(run.rates.get(REFERENCE[run.family], {}).get("sync")),
+            _rate(ref_best),
             _x(envpool_vs(run, ORIGINAL, r)),
-            _x(envpool_vs(run, REFERENCE[run.family], r)),
+            _x(envpool_vs_reference(run, r)),
             _rate(run.rates.get(ROLLOUT, {}).get("one core")),
             _pct(ceiling_fraction(run, ROLLOUT, t, r)),
         ]
@@ -290,6 +395,15 @@ def _measure(engine: eng.Engine, case: eng.Case, run: TaskRun, mode: str) -> Non
         return
     run.add(name, mode, rate)
     print(f"  {run.task} {name} {mode}: {rate:,.0f} steps/s", file=sys.stderr, flush=True)
+
+
+def runs_on(engine: eng.Engine, run: TaskRun, info: eng.TaskInfo) -> bool:
+    """Whether `engine` is measured on `run`'s task: a reference peer (gymnasium's vector
+    envs, dm_control's loop) only on its family's tasks (REFERENCE), the rest where they apply."""
+    reference_peers = {name for names in REFERENCE.values() for name in names}
+    if engine.name in reference_peers and engine.name not in REFERENCE[run.family]:
+        return False
+    return engine.applies(info)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -313,13 +427,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for task_id in args.tasks:
         try:
             if eng.task_family(task_id) not in REFERENCE:
-                raise ValueError("neither a MuJoCo nor a DMC task")
+                raise ValueError("neither a MuJoCo, a DMC nor a gymnasium-robotics task")
             get_task(task_id).load()
         except (ImportError, ValueError) as exc:
             print(f"note: {task_id} left out: {exc}", file=sys.stderr)
             continue
-        xml_path, frame_skip = mujoco_model(task_id)
-        runs.append(TaskRun(task_id, frame_skip, xml_path, eng.task_family(task_id)))
+        runs.append(task_run(task_id))
         infos[task_id] = eng.task_info(task_id)
     if not runs:
         print("no task to measure", file=sys.stderr)
@@ -327,6 +440,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     original = eng.OriginalEnvpoolEngine(args.peer_python) if args.peer_python else None
     gym_sync = eng.SyncVectorEngine()
+    gym_async = eng.AsyncVectorEngine()
     dm_loop = eng.DmControlLoopEngine()
     ours = eng.EnvpoolEngine()
     # (engine, batch_size, mode), measured in this order in every round
@@ -339,11 +453,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             if 0 < b < n:
                 plan.append((original, b, "async"))
         plan.append((gym_sync, None, "sync"))
+        plan.append((gym_async, None, "sync"))  # all envs each step: the sync column
         plan.append((dm_loop, None, "sync"))
     for run in runs:
-        for peer in (gym_sync, dm_loop):
+        for peer in (gym_sync, gym_async, dm_loop):
+            if not runs_on(peer, run, infos[run.task]):
+                continue
             reason = peer.unavailable(infos[run.task])
-            if reason and peer.applies(infos[run.task]):
+            if reason:
                 run.skipped[peer.name] = reason
 
     load_before = os.getloadavg()
@@ -351,11 +468,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"round {i + 1}/{args.rounds}", file=sys.stderr, flush=True)
         for run in runs:
             for engine, batch, mode in plan:
-                if not engine.applies(infos[run.task]):
+                if not runs_on(engine, run, infos[run.task]):
                     continue
                 _measure(engine, eng.Case(infos[run.task], n, batch, t, s), run, mode)
-            for name, measure in CEILING_RUNS.items():
-                rate = measure(run.xml_file, run.frame_skip, s)
+            for name in ceilings_for(run):
+                rate = CEILING_RUNS[name](run, s)
                 run.add(name, "one core", rate)
                 print(f"  {run.task} {name}, one core: {rate:,.0f} steps/s", file=sys.stderr)
     load_after = os.getloadavg()

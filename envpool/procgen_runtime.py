@@ -128,6 +128,13 @@ def _fingerprint(lib: Path) -> list[str]:
     return [_sha256(lib / "libenv.so"), str(len(sizes)), str(sum(sizes))]
 
 
+def wheel() -> Path:
+    """The pinned wheel itself, checked (ENVPOOL_PROCGEN_WHEEL's, the cached one, or
+    downloaded into the cache): what procgen's own Python can be unpacked from."""
+    check_platform()
+    return _wheel(cache_dir())
+
+
 def _wheel(folder: Path) -> Path:
     """The pinned wheel, checked: ENVPOOL_PROCGEN_WHEEL's, the cached one, or downloaded."""
     local = os.environ.get(WHEEL_VARIABLE)

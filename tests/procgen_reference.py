@@ -16,7 +16,6 @@ is the whole patch; the game code and its Python are procgen's and gym3's.
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 import types
 import zipfile
@@ -31,10 +30,8 @@ from envpool import procgen_runtime
 
 
 def wheel() -> Path:
-    """The pinned wheel: ENVPOOL_PROCGEN_WHEEL's, or the one library() cached."""
-    procgen_runtime.library()
-    local = os.environ.get(procgen_runtime.WHEEL_VARIABLE)
-    return Path(local) if local else procgen_runtime.cache_dir() / procgen_runtime.WHEEL
+    """The pinned wheel: ENVPOOL_PROCGEN_WHEEL's, the cached one, or downloaded."""
+    return procgen_runtime.wheel()
 
 
 def load(folder: Path) -> types.ModuleType:

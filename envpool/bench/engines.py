@@ -12,6 +12,7 @@ import contextlib
 import ctypes
 import glob
 import importlib.util
+import io
 import itertools
 import json
 import os
@@ -37,12 +38,12 @@ ASYNC_MAX_PROCESSES = 64
 
 def task_family(task_id: str) -> str:
     """``"atari"``, ``"mujoco"``, ``"box2d"``, ``"dmc"``, ``"minigrid"``, ``"mpe2"``,
-    ``"procgen"`` or ``"classic"`` (anything else, toy text included: small, cheap steps),
-    from envpool's registry."""
+    ``"procgen"``, ``"robotics"`` or ``"classic"`` (anything else, toy text included:
+    small, cheap steps), from envpool's registry."""
     from envpool.registry import get_task
 
     family = get_task(task_id).family
-    known = ("atari", "mujoco", "box2d", "dmc", "minigrid", "mpe2", "procgen")
+    known = ("atari", "mujoco", "box2d", "dmc", "minigrid", "mpe2", "procgen", "robotics")
     return family if family in known else "classic"
 
 
@@ -53,7 +54,7 @@ class TaskInfo:
     task_id: str
     family: str
     """``"atari"``, ``"mujoco"``, ``"box2d"``, ``"dmc"``, ``"minigrid"``, ``"mpe2"``,
-    ``"procgen"`` or ``"classic"`` (task_family)."""
+    ``"procgen"``, ``"robotics"`` or ``"classic"`` (task_family)."""
     frame_skip: int
     """Emulator frames per env step (1 for non-Atari tasks)."""
     action_space: Any
@@ -78,6 +79,11 @@ class TaskInfo:
     def is_minigrid(self) -> bool:
         """One of minigrid's tasks (gymnasium has its id once ``minigrid`` is imported)."""
         return self.family == "minigrid"
+
+    @property
+    def is_robotics(self) -> bool:
+        """One of gymnasium-robotics' tasks (gymnasium has its id once its envs are registered)."""
+        return self.family == "robotics"
 
     @property
     def original_id(self) -> str:
@@ -288,7 +294,7 @@ class EnvpoolEngine(Engine):
     async_capable = True
 
     def measure(self, case: Case) -> float:
-        if case.task.family not in ("mujoco", "dmc"):
+        if case.task.family not in ("mujoco", "dmc", "robotics"):
             return super().measure(case)
         with mujoco_timer_off():
             return super().measure(case)
@@ -324,6 +330,13 @@ def _gym_env_factory(task: TaskInfo) -> Callable[[], Any]:
             return gym.make(task.task_id)
 
         return make_minigrid
+    if task.is_robotics:
+
+        def make_robotics() -> Any:
+            _register_robotics()  # its ids, also in a spawned worker
+            return gym.make(task.task_id)
+
+        return make_robotics
     if not task.is_atari:
         return lambda: gym.make(task.task_id)
 
@@ -338,6 +351,16 @@ def _gym_env_factory(task: TaskInfo) -> Callable[[], Any]:
         return FrameStackObservation(env, 4)
 
     return make
+
+
+def _register_robotics() -> None:
+    """Registers gymnasium-robotics' ids in gymnasium (its import's notice about its
+    Adroit tasks, printed to stderr, kept out of the tables)."""
+    import gymnasium as gym
+
+    with contextlib.redirect_stderr(io.StringIO()):
+        gym_robotics = importlib.import_module("gymnasium_robotics")
+    gym.register_envs(gym_robotics)
 
 
 class _GymnasiumEngine(Engine):
@@ -364,6 +387,16 @@ class _GymnasiumEngine(Engine):
                 importlib.import_module("minigrid")  # registers its ids in gymnasium
             except ImportError as exc:  # minigrid imports pygame
                 return f"minigrid does not import here: {exc}"
+        if task.is_robotics:
+            if _missing("gymnasium_robotics"):
+                return (
+                    "gymnasium's PointMaze envs need gymnasium-robotics "
+                    "(pip install gymnasium-robotics==1.4.2)"
+                )
+            try:
+                _register_robotics()
+            except ImportError as exc:
+                return f"gymnasium_robotics does not import here: {exc}"
         if task.is_atari:
             try:
                 import cv2  # noqa: F401
@@ -795,6 +828,9 @@ class OriginalEnvpoolEngine(Engine):
     def __init__(self, python: str) -> None:
         self.python = python
         self.version: str | None = None
+
+    def applies(self, task: TaskInfo) -> bool:
+        return not task.is_robotics  # EnvPool 1.2.5 has no gymnasium-robotics task
 
     def measure(self, case: Case) -> float:
         task = case.task.original_id

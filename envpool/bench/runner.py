@@ -32,6 +32,7 @@ DEFAULT_NUM_ENVS = {
     "minigrid": (8, 64, 256),
     "mpe2": (8, 32, 128),
     "procgen": (8, 32, 128),
+    "robotics": (8, 32, 128),
 }
 DEFAULT_SECONDS = 1.0
 REPORTED_PACKAGES = (
@@ -41,6 +42,7 @@ REPORTED_PACKAGES = (
     "ale-py",
     "opencv-python-headless",
     "mujoco",
+    "gymnasium-robotics",
     "minigrid",
     "mpe2",
     "pettingzoo",
