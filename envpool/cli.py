@@ -30,6 +30,8 @@ examples:
   envpool bench --task HalfCheetah-v5 --num-envs 8 --num-threads 2
   envpool bench --task CartPole-v1 --seconds 3 --json out.json --plot out.png
   envpool bench --task SimpleSpread-v3 SimpleTag-v3 --num-envs 8 --num-threads 2
+  envpool bench --task CoinrunEasy-v0 StarpilotEasy-v0 --num-envs 8 --num-threads 2
+  envpool bench --task PointMaze_Medium-v3 --num-envs 8 --num-threads 2
   envpool bench --peer-python /path/to/venv/bin/python   adds the original EnvPool
 """
 
