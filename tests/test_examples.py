@@ -23,6 +23,9 @@ TRAINING_LIBRARY_EXAMPLES = {
 # Examples that need jax, which needs numpy >= 2 (marker "jax"; the numpy 1.26 CI run
 # leaves them out).
 JAX_EXAMPLES = {"ppo_jax_xla.py"}
+# Examples that need procgen's game library, fetched from procgen's wheel on first use
+# (envpool/procgen_runtime.py): skipped, with the reason, where it cannot be had.
+PROCGEN_EXAMPLES = {"procgen_ppo.py"}
 # Arguments for a CI-sized run; tests/test_xla.py runs the full ones with ENVPOOL_SLOW=1.
 EXAMPLE_ARGS = {
     "ppo_jax_xla.py": ["--smoke"],
@@ -55,6 +58,13 @@ def test_examples_exist() -> None:
     ],
 )
 def test_example_runs(script: Path) -> None:
+    if script.name in PROCGEN_EXAMPLES:
+        from envpool import procgen_runtime
+
+        try:
+            procgen_runtime.library()
+        except procgen_runtime.ProcgenUnavailableError as error:
+            pytest.skip(f"procgen's library cannot be had: {error}")
     done = subprocess.run(
         [sys.executable, str(script), *EXAMPLE_ARGS.get(script.name, [])],
         capture_output=True,
