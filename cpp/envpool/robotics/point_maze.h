@@ -201,7 +201,8 @@ class PointMaze {
   }
 
   void MoveTarget() {
-    double* pos = model_data_.own_model().site_pos + 3 * target_site_;
+    double* pos = model_data_.own_model().site_pos +
+                  3 * static_cast<std::ptrdiff_t>(target_site_);
     pos[0] = goal_[0];
     pos[1] = goal_[1];
     pos[2] = height_ / 2 * scaling_;
@@ -225,7 +226,8 @@ class PointMaze {
     desired[1] = goal_[1];
     const auto nq = static_cast<std::size_t>(model().nq);
     std::copy(d.qpos, d.qpos + nq, observation.begin());
-    std::copy(d.qvel, d.qvel + model().nv, observation.begin() + nq);
+    std::copy(d.qvel, d.qvel + model().nv,
+              observation.begin() + static_cast<std::ptrdiff_t>(nq));
     out.Info<bool>(0)[0] =
         NpNorm(Difference({d.qpos[0], d.qpos[1]}, goal_)) <= 0.45;
   }
