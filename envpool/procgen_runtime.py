@@ -214,6 +214,7 @@ def _unpack(wheel: Path, folder: Path) -> None:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def resource_root() -> str:
-    """The assets folder, with the trailing separator procgen's ``resource_root`` needs."""
-    return str(library().parent / "assets") + os.sep
+def resource_root(library_path: Path | None = None) -> str:
+    """The assets folder beside ``library_path`` (default: ``library()``), with the
+    trailing separator procgen's ``resource_root`` needs."""
+    return str((library_path or library()).parent / "assets") + os.sep

@@ -10,7 +10,6 @@ that ends otherwise terminated.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from envpool import procgen_runtime
@@ -62,7 +61,7 @@ def _library_options() -> dict[str, Any]:
         library = procgen_runtime.library()
         _CHECKED[key] = {
             "library": str(library),
-            "resource_root": str(library.parent / "assets") + os.sep,
+            "resource_root": procgen_runtime.resource_root(library),
         }
     return dict(_CHECKED[key])
 
