@@ -1,6 +1,7 @@
-"""The MuJoCo runtime both MuJoCo families share (gymnasium's MuJoCo tasks and the
-DeepMind Control Suite): the pinned mujoco package, checked, and its libmujoco
-loaded so that the extension modules' link to it resolves."""
+"""The MuJoCo runtime the MuJoCo families share (gymnasium's MuJoCo tasks, the DeepMind
+Control Suite and gymnasium-robotics): the pinned mujoco package, checked, and its
+libmujoco loaded so that the extension modules' link to it resolves; gymnasium's folder
+of MuJoCo models."""
 
 from __future__ import annotations
 
@@ -51,3 +52,14 @@ def load_library() -> None:
             f"mujoco=={MUJOCO_VERSION}"
         )
     ctypes.CDLL(library)
+
+
+def gymnasium_assets_dir() -> str:
+    """gymnasium's folder of MuJoCo model files (gymnasium/envs/mujoco/assets)."""
+    spec = importlib.util.find_spec("gymnasium")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(
+            "the MuJoCo tasks read their models from gymnasium: pip install gymnasium"
+        )
+    root = next(iter(spec.submodule_search_locations))
+    return os.path.join(root, "envs", "mujoco", "assets")

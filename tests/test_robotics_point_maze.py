@@ -9,64 +9,28 @@ longer. Also the goal API (compute_reward and its kin, HER's relabelling) and ba
 
 from __future__ import annotations
 
-import os
-import warnings
 from typing import Any
 
 import numpy as np
 import pytest
+from maze_reference import SLOW, episode_ends, reference, render_both
+from maze_reference import compare as compare_trace
 
 import envpool
 from envpool.registry import list_families
 
-gymnasium = pytest.importorskip("gymnasium")
-gymnasium_robotics = pytest.importorskip("gymnasium_robotics")
-gymnasium.register_envs(gymnasium_robotics)
+pytest.importorskip("gymnasium")
+pytest.importorskip("gymnasium_robotics")
 
 pytestmark = pytest.mark.numpy_sensitive
 
-STEPS = 3000 if os.environ.get("ENVPOOL_SLOW") == "1" else 700
+STEPS = 3000 if SLOW else 700
 POINT_MAZE_IDS = sorted(t for t in list_families()["robotics"] if t.startswith("PointMaze"))
-
-
-def reference(task: str, **options: Any) -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return gymnasium.make(task, **options)
 
 
 def compare(task: str, steps: int, num_envs: int = 2, seed: int = 3, **options: Any) -> int:
     """Steps the pool and gymnasium-robotics side by side; returns the episode ends seen."""
-    env = envpool.make(task, num_envs=num_envs, seed=seed, **options)
-    refs = [reference(task, **options) for _ in range(num_envs)]
-    obs, info = env.reset()
-    for i, ref in enumerate(refs):
-        r_obs, r_info = ref.reset(seed=seed + i)
-        for key, value in r_obs.items():
-            np.testing.assert_array_equal(obs[key][i], value, err_msg=f"{task} reset {key}")
-        assert info["success"][i] == r_info["success"]
-    ended = [False] * num_envs
-    ends = 0
-    rng = np.random.default_rng(seed)
-    for t in range(steps):
-        action = rng.uniform(-1.2, 1.2, (num_envs, 2)).astype(np.float32)  # some clipped
-        obs, reward, terminated, truncated, info = env.step(action)
-        for i, ref in enumerate(refs):
-            where = f"{task} env {i} step {t}"
-            if ended[i]:
-                r_obs, r_info = ref.reset()
-                r_reward, r_terminated, r_truncated = 0.0, False, False
-            else:
-                r_obs, r_reward, r_terminated, r_truncated, r_info = ref.step(action[i])
-            for key, value in r_obs.items():
-                np.testing.assert_array_equal(obs[key][i], value, err_msg=f"{where} {key}")
-            assert reward[i] == r_reward, where
-            assert (terminated[i], truncated[i]) == (r_terminated, r_truncated), where
-            assert info["success"][i] == r_info["success"], where
-            ended[i] = bool(r_terminated or r_truncated)
-            ends += ended[i]
-    env.close()
-    return ends
+    return episode_ends(compare_trace(task, steps, num_envs, seed, **options))
 
 
 def test_the_twenty_point_maze_ids() -> None:
@@ -163,7 +127,7 @@ def test_bad_maze_maps_are_refused(maze_map: Any, message: str) -> None:
 def test_a_maze_whose_only_start_is_the_goal_is_refused_not_looped() -> None:
     """gymnasium-robotics draws starts forever when none is half a cell from the goal."""
     env = envpool.make("PointMaze_UMaze-v3", num_envs=1, maze_map=[[1, 1, 1], [1, 0, 1], [1, 1, 1]])
-    with pytest.raises(envpool.errors.EnvError, match="no start cell more than half a cell from"):
+    with pytest.raises(envpool.errors.EnvError, match="no start cell far enough from the goal"):
         env.reset()
     env.close()
 
@@ -210,3 +174,10 @@ def test_sb3_her_trains_on_point_maze_through_envpool() -> None:
         "observation",
     }
     venv.close()
+
+
+@pytest.mark.parametrize("task", ["PointMaze_UMaze-v3", "PointMaze_Large_Diverse_GR-v3"])
+def test_render_matches_gymnasium_robotics(task: str, tmp_path: Any) -> None:
+    """gymnasium's default free camera over the maze, the target site at the goal."""
+    ours, theirs = render_both(task, tmp_path)
+    np.testing.assert_array_equal(ours, theirs)

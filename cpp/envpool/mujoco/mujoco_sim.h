@@ -136,7 +136,14 @@ class MujocoSim {
   using Action = std::span<const float>;
 
   explicit MujocoSim(const Config& config)
-      : model_data_(ModelPath(config), mujoco_runtime::ModelUse::kShared),
+      : MujocoSim(config, LoadModel(config),
+                  mujoco_runtime::ModelUse::kShared) {}
+
+  // Over a model already loaded (a task that writes its model in memory);
+  // kOwnCopy for a task that edits its model, e.g. moves a site.
+  MujocoSim(const Config& config, std::shared_ptr<const mjModel> loaded,
+            mujoco_runtime::ModelUse use)
+      : model_data_(std::move(loaded), use),
         frame_skip_(static_cast<int>(config.Get<std::int64_t>("frame_skip"))),
         dt_(model().opt.timestep * static_cast<double>(frame_skip_)),
         init_qpos_(data().qpos, data().qpos + model().nq),
@@ -154,6 +161,8 @@ class MujocoSim {
   }
 
   const mjModel& model() const { return model_data_.model(); }
+  // The env's own copy of the model (ModelUse::kOwnCopy only).
+  mjModel& own_model() { return model_data_.own_model(); }
   mjData& data() { return model_data_.data(); }
   const mjData& data() const { return model_data_.data(); }
   double dt() const { return dt_; }
@@ -266,6 +275,9 @@ class MujocoTask {
 
  protected:
   explicit MujocoTask(const Config& config) : sim_(config) {}
+  MujocoTask(const Config& config, std::shared_ptr<const mjModel> model,
+             mujoco_runtime::ModelUse use)
+      : sim_(config, std::move(model), use) {}
 
   MujocoSim sim_;
 };

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -50,13 +49,7 @@ MODEL_TIMESTEP = {
 
 def assets_dir() -> str:
     """gymnasium's folder of MuJoCo model files (gymnasium/envs/mujoco/assets)."""
-    spec = importlib.util.find_spec("gymnasium")
-    if spec is None or not spec.submodule_search_locations:
-        raise ImportError(
-            "the MuJoCo tasks read their models from gymnasium: pip install gymnasium"
-        )
-    root = next(iter(spec.submodule_search_locations))
-    return os.path.join(root, "envs", "mujoco", "assets")
+    return mujoco_runtime.gymnasium_assets_dir()
 
 
 def _options() -> dict[str, Any]:

@@ -1,5 +1,6 @@
-"""gymnasium-robotics 1.4.2's tasks: so far its 20 PointMaze ids, e.g. PointMaze_UMaze-v3
-and PointMaze_Medium_Diverse_GRDense-v3.
+"""gymnasium-robotics 1.4.2's tasks: so far its maze tasks, the 20 PointMaze ids (e.g.
+PointMaze_UMaze-v3, PointMaze_Medium_Diverse_GRDense-v3) and the 60 AntMaze ids
+(AntMaze_<map>[Dense]-v3, -v4 and -v5, e.g. AntMaze_UMaze-v5).
 
 Each maze's model is written in memory from its map (``maze_model.py``; gymnasium-robotics
 writes it to a temporary file); ``maze_map`` takes a custom map, as gymnasium-robotics'
@@ -10,6 +11,7 @@ and compute with numpy's own arithmetic, handed over by ``numpy_parity``.
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -40,6 +42,7 @@ _MAPS: dict[str, str] = {
     ),
 }
 _TIME_LIMITS = {"UMaze": 300, "Open": 300, "Medium": 600, "Large": 800}
+_ANT_TIME_LIMITS = {"UMaze": 700, "Open": 700, "Medium": 1000, "Large": 1000}
 
 
 def maze_map(name: str) -> list[list[int | str]]:
@@ -62,24 +65,86 @@ _INTERNAL = (
 
 
 def _point_maze_model(layout: list[list[Any]]) -> dict[str, Any]:
-    return maze_model.build(_POINT_XML, layout, _POINT_SCALING, _POINT_HEIGHT)
+    """The maze's model and cells, and PointMaze's camera: further back over a maze of
+    more than 8 rows, as gymnasium-robotics sets it."""
+    built = maze_model.build(_POINT_XML, layout, _POINT_SCALING, _POINT_HEIGHT)
+    return {**built, "camera_distance": 12.5 if len(layout) > 8 else 8.8}
+
+
+def _refuse_internal(options: dict[str, Any], task_name: str, names: tuple[str, ...]) -> None:
+    for name in names:
+        if name in options:
+            raise ValueError(
+                f"{name} is fixed by {task_name} (or written from maze_map); leave it out"
+            )
 
 
 def _options(options: dict[str, Any]) -> dict[str, Any]:
     """A user's ``maze_map`` as the model and cells it makes; the model's own options
     refused (PointMaze fixes them)."""
-    for name in _INTERNAL:
-        if name in options:
-            raise ValueError(
-                f"{name} is fixed by PointMaze (or written from maze_map); leave it out"
-            )
+    _refuse_internal(options, "PointMaze", _INTERNAL)
     if "maze_map" in options:
-        options.update(_point_maze_model(options.pop("maze_map")))
+        built = _point_maze_model(options.pop("maze_map"))
+        options.update({k: v for k, v in built.items() if k not in options})
     return options
 
 
 def _hook(name: str) -> Callable[[], dict[str, Any]]:
     return lambda: _point_maze_model(maze_map(name))
+
+
+# AntMaze's fixed model settings (ant_maze_v*.py): gymnasium's Ant, 4-unit cells
+_ANT_SCALING = 4
+_ANT_HEIGHT = 0.5
+# the Ant's options each version takes: v3 and v4 pass theirs to Ant-v4, v5 to Ant-v5
+_ANT_V4_ONLY = ("use_contact_forces",)
+_ANT_V5_ONLY = (
+    "xml_file",
+    "frame_skip",
+    "forward_reward_weight",
+    "main_body",
+    "include_cfrc_ext_in_observation",
+)
+
+
+def _ant_xml(xml_file: str | None) -> str:
+    """The Ant's model file: gymnasium's ant.xml, or Ant-v5's ``xml_file``, a path (as
+    gymnasium-robotics reads it: relative to the working directory)."""
+    if not xml_file:
+        return os.path.join(mujoco_runtime.gymnasium_assets_dir(), "ant.xml")
+    path = os.path.abspath(xml_file)
+    if not os.path.isfile(path):
+        raise ValueError(f"xml_file: the model file {path} does not exist")
+    return path
+
+
+def _ant_maze_model(layout: list[list[Any]], xml_file: str | None = None) -> dict[str, Any]:
+    return maze_model.build(_ant_xml(xml_file), layout, _ANT_SCALING, _ANT_HEIGHT)
+
+
+def _ant_options(version: str, default_map: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """AntMaze's option conversion: the maze (and v5's ``xml_file``) as its model; the
+    options of the other Ant version refused, as gymnasium-robotics' constructors do."""
+    other = _ANT_V5_ONLY if version != "v5" else _ANT_V4_ONLY
+
+    def convert(options: dict[str, Any]) -> dict[str, Any]:
+        _refuse_internal(options, "AntMaze", (*_INTERNAL, "version", "assets_dir"))
+        for name in other:
+            if name in options:
+                raise ValueError(
+                    f"AntMaze {version} does not take {name!r} (its Ant is Ant-"
+                    f"{'v5' if version == 'v5' else 'v4'})"
+                )
+        if "maze_map" in options or options.get("xml_file"):
+            layout = options.pop("maze_map", None) or maze_map(default_map)
+            options.update(_ant_maze_model(layout, options.get("xml_file")))
+        return options
+
+    return convert
+
+
+def _ant_hook(name: str) -> Callable[[], dict[str, Any]]:
+    return lambda: _ant_maze_model(maze_map(name))
 
 
 _NOTES = {
@@ -92,7 +157,17 @@ _NOTES = {
 }
 
 
-def _rows() -> list[Any]:
+_ANT_NOTES = {
+    **_NOTES,
+    "reward_type": OptionNote("'sparse' (1 within 0.45 of the goal) or 'dense' (exp(-distance))"),
+    "version": OptionNote("the task id's version: v3 and v4 drive Ant-v4, v5 Ant-v5"),
+    "xml_file": OptionNote("v5: the Ant's model file (default: gymnasium's ant.xml)"),
+    "main_body": OptionNote("v5: the body (an id) whose motion gives the velocities in info"),
+    "assets_dir": OptionNote("unused: the model is written from maze_map"),
+}
+
+
+def _point_maze_rows() -> list[Any]:
     rows = []
     for name in _MAPS:
         limit = _TIME_LIMITS[name.split("_")[0]]
@@ -114,7 +189,31 @@ def _rows() -> list[Any]:
     return rows
 
 
-TABLE = _rows()
+def _ant_maze_rows() -> list[Any]:
+    rows = []
+    for version in ("v3", "v4", "v5"):
+        for name in _MAPS:
+            limit = _ANT_TIME_LIMITS[name.split("_")[0]]
+            for reward_type, suffix in (("sparse", ""), ("dense", "Dense")):
+                rows.append(
+                    task(
+                        f"AntMaze_{name}{suffix}-{version}",
+                        "envpool.families.robotics.tasks:AntMaze",
+                        max_episode_steps=limit,
+                        option_hook=_ant_hook(name),
+                        convert_options=_ant_options(version, name),
+                        extra_options={"maze_map": maze_map(name)},
+                        option_notes=_ANT_NOTES,
+                        render_fps=50,
+                        goal_api="envpool.families.robotics.goals:maze_goals",
+                        reward_type=reward_type,
+                        version=version,
+                    )
+                )
+    return rows
+
+
+TABLE = _point_maze_rows() + _ant_maze_rows()
 register_family("robotics", TABLE)
 
 NUMPY_LOOPS: list[str] = []
@@ -123,7 +222,7 @@ NUMPY_LOOPS: list[str] = []
 
 def __getattr__(name: str) -> Any:
     """The env classes, loaded on first use (after checking the mujoco package)."""
-    if name != "PointMaze":
+    if name not in ("PointMaze", "AntMaze"):
         raise AttributeError(name)
     mujoco_runtime.load_library()
     module = importlib.import_module("envpool._robotics")

@@ -1,0 +1,126 @@
+"""gymnasium-robotics' maze tasks side by side with envpool's, for the tests of
+tests/test_robotics_*maze.py: env i of ``envpool.make(id, num_envs=n, seed=s)`` is
+``gymnasium.make(id)`` reset with seed ``s + i``, both stepped with the same random
+actions (some past the action bounds); every observation key, reward, termination,
+truncation and info value the reference gives must be equal, bit for bit, over whole
+episodes and through autoresets (the reference resets without a seed, continuing its
+generator, as the pool's env does)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+import envpool
+
+SLOW = os.environ.get("ENVPOOL_SLOW") == "1"
+
+
+def reference(task: str, **options: Any) -> Any:
+    import gymnasium
+    import gymnasium_robotics
+
+    gymnasium.register_envs(gymnasium_robotics)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return gymnasium.make(task, **options)
+
+
+def _same_info(info: dict[str, Any], i: int, r_info: dict[str, Any], where: str) -> None:
+    for key, value in r_info.items():
+        assert key in info, f"{where}: info has no {key!r}"
+        assert info[key][i] == value, f"{where} info {key}: {info[key][i]} != {value}"
+
+
+def compare(task: str, steps: int, num_envs: int = 2, seed: int = 3, **options: Any) -> list[Any]:
+    """Steps the pool and gymnasium-robotics side by side; returns the observations of the
+    steps, one dict of batched arrays per step, with the episode ends marked."""
+    env = envpool.make(task, num_envs=num_envs, seed=seed, **options)
+    refs = [reference(task, **options) for _ in range(num_envs)]
+    obs, info = env.reset()
+    for i, ref in enumerate(refs):
+        r_obs, r_info = ref.reset(seed=seed + i)
+        for key, value in r_obs.items():
+            np.testing.assert_array_equal(obs[key][i], value, err_msg=f"{task} reset {key}")
+        _same_info(info, i, r_info, f"{task} reset env {i}")
+    ended = [False] * num_envs
+    trace = []
+    rng = np.random.default_rng(seed)
+    bound = float(env.single_action_space.high.max())
+    shape = (num_envs, *env.single_action_space.shape)
+    for t in range(steps):
+        action = rng.uniform(-1.2 * bound, 1.2 * bound, shape).astype(np.float32)
+        obs, reward, terminated, truncated, info = env.step(action)
+        for i, ref in enumerate(refs):
+            where = f"{task} env {i} step {t}"
+            if ended[i]:
+                r_obs, r_info = ref.reset()
+                r_reward, r_terminated, r_truncated = 0.0, False, False
+            else:
+                r_obs, r_reward, r_terminated, r_truncated, r_info = ref.step(action[i])
+            for key, value in r_obs.items():
+                np.testing.assert_array_equal(obs[key][i], value, err_msg=f"{where} {key}")
+            assert reward[i] == r_reward, where
+            assert (terminated[i], truncated[i]) == (r_terminated, r_truncated), where
+            _same_info(info, i, r_info, where)
+            ended[i] = bool(r_terminated or r_truncated)
+        trace.append({**obs, "ended": np.array(ended)})
+    env.close()
+    return trace
+
+
+def episode_ends(trace: list[Any]) -> int:
+    return int(sum(step["ended"].sum() for step in trace))
+
+
+_FRAME = """
+import sys
+import numpy as np
+import gymnasium as gym
+import gymnasium_robotics
+gym.register_envs(gymnasium_robotics)
+env = gym.make(sys.argv[1], render_mode="rgb_array", width=96, height=72)
+env.reset(seed=int(sys.argv[2]))
+for action in np.load(sys.argv[3]):
+    env.step(action)
+np.save(sys.argv[4], env.render())
+"""
+
+
+def render_both(task: str, folder: Any, seed: int = 4, steps: int = 5) -> tuple[Any, Any]:
+    """The frame of env 0 of a pool and of gymnasium-robotics' env (96x72) after the same
+    seed and actions; the reference draws in its own process (two OpenGL stacks in one
+    process are not supported). Skips where no offscreen OpenGL is found, unless
+    ENVPOOL_REQUIRE_RENDER is set."""
+    env = envpool.make(task, num_envs=1, seed=seed, render_mode="rgb_array", width=96, height=72)
+    env.reset()
+    shape = env.single_action_space.shape
+    actions = np.random.default_rng(0).uniform(-1, 1, (steps, *shape)).astype(np.float32)
+    for action in actions:
+        env.step(action[None])
+    try:
+        ours = np.stack(env.render())[0]
+    except RuntimeError as exc:
+        if "EGL" in str(exc) and not os.environ.get("ENVPOOL_REQUIRE_RENDER"):
+            pytest.skip(f"no offscreen OpenGL here: {exc}")
+        raise
+    finally:
+        env.close()
+    np.save(os.path.join(folder, "actions.npy"), actions)
+    out = os.path.join(folder, "frame.npy")
+    subprocess.run(
+        [sys.executable, "-c", _FRAME, task, str(seed), os.path.join(folder, "actions.npy"), out],
+        check=True,
+        cwd=folder,
+        env={**os.environ, "MUJOCO_GL": "egl"},
+        capture_output=True,
+    )
+    theirs = np.load(out)
+    assert ours.shape == theirs.shape == (72, 96, 3)
+    return ours, theirs
