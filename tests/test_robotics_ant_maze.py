@@ -109,6 +109,7 @@ def test_compute_reward_is_gymnasium_robotics() -> None:
         ("AntMaze_UMaze-v4", {"frame_skip": 3}, "does not take 'frame_skip'"),
         ("AntMaze_UMaze-v3", {"xml_file": "ant.xml"}, "does not take 'xml_file'"),
         ("AntMaze_UMaze-v5", {"use_contact_forces": True}, "does not take 'use_contact_forces'"),
+        ("AntMaze_UMaze-v3", {"reset_target": True}, "does not take 'reset_target'"),
         ("AntMaze_UMaze-v5", {"version": "v4"}, "version is fixed by AntMaze"),
         ("AntMaze_UMaze-v5", {"maze_size_scaling": 2}, "maze_size_scaling is fixed"),
         ("AntMaze_UMaze-v5", {"xml_file": "no_such_ant.xml"}, "does not exist"),

@@ -126,6 +126,8 @@ def _ant_options(version: str, default_map: str) -> Callable[[dict[str, Any]], d
     """AntMaze's option conversion: the maze (and v5's ``xml_file``) as its model; the
     options of the other Ant version refused, as gymnasium-robotics' constructors do."""
     other = _ANT_V5_ONLY if version != "v5" else _ANT_V4_ONLY
+    if version == "v3":
+        other = (*other, "reset_target")  # maze.py has none: v3 moves reached goals
 
     def convert(options: dict[str, Any]) -> dict[str, Any]:
         _refuse_internal(options, "AntMaze", (*_INTERNAL, "version", "assets_dir"))
@@ -133,7 +135,8 @@ def _ant_options(version: str, default_map: str) -> Callable[[dict[str, Any]], d
             if name in options:
                 raise ValueError(
                     f"AntMaze {version} does not take {name!r} (its Ant is Ant-"
-                    f"{'v5' if version == 'v5' else 'v4'})"
+                    f"{'v5' if version == 'v5' else 'v4'}, its maze logic "
+                    f"{'maze.py' if version == 'v3' else 'maze_v4.py'})"
                 )
         if "maze_map" in options or options.get("xml_file"):
             layout = options.pop("maze_map", None) or maze_map(default_map)
