@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from maze_reference import SLOW, compare, episode_ends, reference, render_both
+from robotics_reference import SLOW, compare, episode_ends, reference, render_both
 
 import envpool
 from envpool import mujoco_runtime

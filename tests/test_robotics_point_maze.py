@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from maze_reference import SLOW, episode_ends, reference, render_both
-from maze_reference import compare as compare_trace
+from robotics_reference import SLOW, episode_ends, reference, render_both
+from robotics_reference import compare as compare_trace
 
 import envpool
 from envpool.registry import list_families

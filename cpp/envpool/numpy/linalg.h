@@ -72,6 +72,34 @@ class NumpyBlas {
     }
   }
 
+  // a @ x for a C-contiguous rows x cols matrix a, as numpy's matmul calls
+  // its BLAS: cblas_dgemv(ColMajor, Trans, cols, rows, 1, a, cols, x, 1, 0,
+  // out, 1).
+  void MatVec(const double* a, std::size_t rows, std::size_t cols,
+              const double* x, double* out) const {
+    if (dgemv_ != 0) {
+      if (ilp64_) {
+        const auto m = static_cast<std::int64_t>(cols);
+        const auto n = static_cast<std::int64_t>(rows);
+        reinterpret_cast<Dgemv<std::int64_t>>(dgemv_)(  // NOLINT
+            kColMajor, kTrans, m, n, 1.0, a, m, x, 1, 0.0, out, 1);
+      } else {
+        const auto m = static_cast<std::int32_t>(cols);
+        const auto n = static_cast<std::int32_t>(rows);
+        reinterpret_cast<Dgemv<std::int32_t>>(dgemv_)(  // NOLINT
+            kColMajor, kTrans, m, n, 1.0, a, m, x, 1, 0.0, out, 1);
+      }
+      return;
+    }
+    for (std::size_t row = 0; row < rows; ++row) {
+      double sum = 0.0;
+      for (std::size_t j = 0; j < cols; ++j) {
+        sum += a[row * cols + j] * x[j];
+      }
+      out[row] = sum;
+    }
+  }
+
   // a.dot(b) for two row-major 3x3 matrices: numpy's
   // cblas_dgemm(RowMajor, NoTrans, NoTrans, 3, 3, 3, 1, a, 3, b, 3, 0, out, 3).
   void MatMat3(const double* a, const double* b, double* out) const {
@@ -97,6 +125,7 @@ class NumpyBlas {
 
  private:
   static constexpr int kRowMajor = 101;
+  static constexpr int kColMajor = 102;
   static constexpr int kNoTrans = 111;
   static constexpr int kTrans = 112;
   template <typename Int>
@@ -126,6 +155,12 @@ inline double NpDot(std::span<const double> x, std::span<const double> y) {
 // np.linalg.norm of a short vector: the square root of x.dot(x).
 inline double NpNorm(std::span<const double> x) {
   return std::sqrt(NpDot(x, x));
+}
+
+// a @ x for a C-contiguous rows x cols matrix, as numpy computes it.
+inline void NpMatVec(const double* a, std::size_t rows, std::size_t cols,
+                     const double* x, double* out) {
+  NumpyBlas::Get().MatVec(a, rows, cols, x, out);
 }
 
 // v.dot(m.reshape(3, 3)) for a row-major 3x3 matrix m.

@@ -6,12 +6,13 @@
 #include "envpool/numpy/py_numpy_parity.h"
 #include "envpool/python/py_env_pool.h"
 #include "envpool/robotics/ant_maze.h"
+#include "envpool/robotics/fetch.h"
 #include "envpool/robotics/point_maze.h"
 
 PYBIND11_MODULE(_robotics, m) {
   envpool::mujoco_runtime::InitMujocoModule(m);
   envpool::python::RegisterNumpyParity(m);
-  envpool::python::RegisterEnvs<envpool::robotics::PointMaze,
-                                envpool::robotics::AntMaze>(m, "PointMaze",
-                                                            "AntMaze");
+  namespace rb = envpool::robotics;
+  envpool::python::RegisterEnvs<rb::PointMaze, rb::AntMaze, rb::Fetch>(
+      m, "PointMaze", "AntMaze", "Fetch");
 }

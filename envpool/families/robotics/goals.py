@@ -55,3 +55,42 @@ class MazeGoals:
 
 def maze_goals(config: Mapping[str, Any]) -> MazeGoals:
     return MazeGoals(config)
+
+
+def _fetch_goals(achieved_goal: Any, desired_goal: Any) -> tuple[np.ndarray, np.ndarray]:
+    achieved, desired = np.asarray(achieved_goal), np.asarray(desired_goal)
+    if achieved.shape != desired.shape or achieved.ndim == 0 or achieved.shape[-1] != 3:
+        raise ValueError(
+            "achieved_goal and desired_goal must have the same shape, with the goal's 3 "
+            f"coordinates (x, y, z) on the last axis; got {achieved.shape} and {desired.shape}"
+        )
+    return achieved, desired
+
+
+class FetchGoals:
+    """The goal functions of a Fetch task (gymnasium-robotics' BaseFetchEnv): the reward
+    is -1 (float32) beyond ``distance_threshold`` of the goal, else 0, or minus the
+    distance (dense); episodes never terminate or truncate on their goals."""
+
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        self.dense = config["reward_type"] == "dense"
+        self.distance_threshold = float(config["distance_threshold"])
+
+    def compute_reward(self, achieved_goal: Any, desired_goal: Any, info: Any) -> Any:
+        achieved, desired = _fetch_goals(achieved_goal, desired_goal)
+        distance = np.linalg.norm(achieved - desired, axis=-1)
+        if self.dense:
+            return -distance
+        return -(distance > self.distance_threshold).astype(np.float32)
+
+    def compute_terminated(self, achieved_goal: Any, desired_goal: Any, info: Any) -> bool:
+        _fetch_goals(achieved_goal, desired_goal)
+        return False
+
+    def compute_truncated(self, achieved_goal: Any, desired_goal: Any, info: Any) -> bool:
+        _fetch_goals(achieved_goal, desired_goal)
+        return False
+
+
+def fetch_goals(config: Mapping[str, Any]) -> FetchGoals:
+    return FetchGoals(config)

@@ -170,6 +170,102 @@ _ANT_NOTES = {
 }
 
 
+# Fetch v4's tasks (fetch/<task>.py): model file, the MujocoFetchEnv settings each fixes
+_FETCH: dict[str, dict[str, Any]] = {
+    "Reach": {
+        "model_file": "fetch/reach.xml",
+        "has_object": False,
+        "block_gripper": True,
+        "gripper_extra_height": 0.2,
+        "target_in_the_air": True,
+        "target_offset": (0.0, 0.0, 0.0),
+        "obj_range": 0.15,
+        "target_range": 0.15,
+        "initial_slides": (0.4049, 0.48, 0.0),
+        "initial_object": (),
+    },
+    "Push": {
+        "model_file": "fetch/push.xml",
+        "has_object": True,
+        "block_gripper": True,
+        "gripper_extra_height": 0.0,
+        "target_in_the_air": False,
+        "target_offset": (0.0, 0.0, 0.0),
+        "obj_range": 0.15,
+        "target_range": 0.15,
+        "initial_slides": (0.405, 0.48, 0.0),
+        "initial_object": (1.25, 0.53, 0.4, 1.0, 0.0, 0.0, 0.0),
+    },
+    "Slide": {
+        "model_file": "fetch/slide.xml",
+        "has_object": True,
+        "block_gripper": True,
+        "gripper_extra_height": -0.02,
+        "target_in_the_air": False,
+        "target_offset": (0.4, 0.0, 0.0),
+        "obj_range": 0.1,
+        "target_range": 0.3,
+        "initial_slides": (0.05, 0.48, 0.0),
+        "initial_object": (1.7, 1.1, 0.41, 1.0, 0.0, 0.0, 0.0),
+    },
+    "PickAndPlace": {
+        "model_file": "fetch/pick_and_place.xml",
+        "has_object": True,
+        "block_gripper": False,
+        "gripper_extra_height": 0.2,
+        "target_in_the_air": True,
+        "target_offset": (0.0, 0.0, 0.0),
+        "obj_range": 0.15,
+        "target_range": 0.15,
+        "initial_slides": (0.405, 0.48, 0.0),
+        "initial_object": (1.25, 0.53, 0.4, 1.0, 0.0, 0.0, 0.0),
+    },
+}
+_FETCH_FIXED = (*next(iter(_FETCH.values())), "distance_threshold", "frame_skip", "assets_dir")
+
+
+def _fetch_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Fetch's settings are the task's (gymnasium-robotics' constructors take only
+    reward_type and the renderer's options)."""
+    for name in _FETCH_FIXED:
+        if name in options:
+            raise ValueError(f"{name} is fixed by the Fetch task; leave it out")
+    return options
+
+
+def _fetch_hook(name: str) -> Callable[[], dict[str, Any]]:
+    return lambda: {"model_file": os.path.join(maze_model.assets_dir(), _FETCH[name]["model_file"])}
+
+
+def _fetch_rows() -> list[Any]:
+    rows = []
+    for name, settings in _FETCH.items():
+        for reward_type, suffix in (("sparse", ""), ("dense", "Dense")):
+            rows.append(
+                task(
+                    f"Fetch{name}{suffix}-v4",
+                    "envpool.families.robotics.tasks:Fetch",
+                    max_episode_steps=50,
+                    option_hook=_fetch_hook(name),
+                    convert_options=_fetch_options,
+                    option_notes=_FETCH_NOTES,
+                    render_fps=25,
+                    goal_api="envpool.families.robotics.goals:fetch_goals",
+                    reward_type=reward_type,
+                    **{k: v for k, v in settings.items() if k != "model_file"},
+                )
+            )
+    return rows
+
+
+_FETCH_NOTES = {
+    "reward_type": OptionNote(
+        "'sparse' (-1 unless within distance_threshold) or 'dense' (-distance)"
+    ),
+    "model_file": OptionNote("the task's model in gymnasium-robotics' assets"),
+}
+
+
 def _point_maze_rows() -> list[Any]:
     rows = []
     for name in _MAPS:
@@ -216,7 +312,7 @@ def _ant_maze_rows() -> list[Any]:
     return rows
 
 
-TABLE = _point_maze_rows() + _ant_maze_rows()
+TABLE = _point_maze_rows() + _ant_maze_rows() + _fetch_rows()
 register_family("robotics", TABLE)
 
 NUMPY_LOOPS: list[str] = []
@@ -225,7 +321,7 @@ NUMPY_LOOPS: list[str] = []
 
 def __getattr__(name: str) -> Any:
     """The env classes, loaded on first use (after checking the mujoco package)."""
-    if name not in ("PointMaze", "AntMaze"):
+    if name not in ("PointMaze", "AntMaze", "Fetch"):
         raise AttributeError(name)
     mujoco_runtime.load_library()
     module = importlib.import_module("envpool._robotics")

@@ -1,10 +1,17 @@
-"""gymnasium-robotics' maze tasks side by side with envpool's, for the tests of
-tests/test_robotics_*maze.py: env i of ``envpool.make(id, num_envs=n, seed=s)`` is
+"""gymnasium-robotics' tasks side by side with envpool's, for tests/test_robotics_*.py:
+env i of ``envpool.make(id, num_envs=n, seed=s)`` is
 ``gymnasium.make(id)`` reset with seed ``s + i``, both stepped with the same random
 actions (some past the action bounds); every observation key, reward, termination,
 truncation and info value the reference gives must be equal, bit for bit, over whole
 episodes and through autoresets (the reference resets without a seed, continuing its
-generator, as the pool's env does)."""
+generator, as the pool's env does).
+
+gymnasium-robotics 1.4.2 under mujoco 3.17 stops in four joint-type checks of
+``gymnasium_robotics/utils/mujoco_utils.py`` (``assert joint_type in (mjJNT_HINGE,
+mjJNT_SLIDE)``: the tuple's enums compare unequal to numpy's int32 from the left), which
+Fetch, the Hand and Kitchen reach. ``reference`` rewrites those four asserts as
+``joint_type == mjJNT_HINGE or joint_type == mjJNT_SLIDE`` (numpy's int32 on the left,
+which compares equal), the whole patch, and runs the module's own code otherwise."""
 
 from __future__ import annotations
 
@@ -22,10 +29,30 @@ import envpool
 SLOW = os.environ.get("ENVPOOL_SLOW") == "1"
 
 
+_JOINT_CHECK = "assert joint_type in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)"
+_JOINT_CHECK_FIXED = (
+    "assert joint_type == mujoco.mjtJoint.mjJNT_HINGE or joint_type == mujoco.mjtJoint.mjJNT_SLIDE"
+)
+
+
+def _patch_joint_checks() -> None:
+    from gymnasium_robotics.utils import mujoco_utils
+
+    if getattr(mujoco_utils, "_envpool_patched", False):
+        return
+    with open(mujoco_utils.__file__) as f:
+        source = f.read()
+    assert source.count(_JOINT_CHECK) == 4, "gymnasium-robotics' joint checks changed"
+    code = compile(source.replace(_JOINT_CHECK, _JOINT_CHECK_FIXED), mujoco_utils.__file__, "exec")
+    exec(code, mujoco_utils.__dict__)
+    mujoco_utils._envpool_patched = True  # type: ignore[attr-defined]
+
+
 def reference(task: str, **options: Any) -> Any:
     import gymnasium
     import gymnasium_robotics
 
+    _patch_joint_checks()
     gymnasium.register_envs(gymnasium_robotics)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
