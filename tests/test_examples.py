@@ -19,6 +19,7 @@ TRAINING_LIBRARY_EXAMPLES = {
     "cleanrl_style_ppo_atari.py",
     "minigrid_doorkey_ppo.py",
     "procgen_ppo.py",
+    "fetch_her.py",
 }
 # Examples that need jax, which needs numpy >= 2 (marker "jax"; the numpy 1.26 CI run
 # leaves them out).
@@ -31,6 +32,7 @@ EXAMPLE_ARGS = {
     "ppo_jax_xla.py": ["--smoke"],
     "minigrid_doorkey_ppo.py": ["--smoke"],
     "procgen_ppo.py": ["--smoke"],
+    "fetch_her.py": ["--smoke"],
 }
 EXAMPLES = sorted(
     p
