@@ -59,6 +59,15 @@ def reference(task: str, **options: Any) -> Any:
         return gymnasium.make(task, **options)
 
 
+def _same_obs(obs: Any, i: int, r_obs: Any, where: str) -> None:
+    """Env i's observation (a dict's every key, or one array) equals the reference's."""
+    if isinstance(r_obs, dict):
+        for key, value in r_obs.items():
+            np.testing.assert_array_equal(obs[key][i], value, err_msg=f"{where} {key}")
+    else:
+        np.testing.assert_array_equal(obs[i], r_obs, err_msg=where)
+
+
 def _same_info(info: dict[str, Any], i: int, r_info: dict[str, Any], where: str) -> None:
     for key, value in r_info.items():
         assert key in info, f"{where}: info has no {key!r}"
@@ -73,8 +82,7 @@ def compare(task: str, steps: int, num_envs: int = 2, seed: int = 3, **options: 
     obs, info = env.reset()
     for i, ref in enumerate(refs):
         r_obs, r_info = ref.reset(seed=seed + i)
-        for key, value in r_obs.items():
-            np.testing.assert_array_equal(obs[key][i], value, err_msg=f"{task} reset {key}")
+        _same_obs(obs, i, r_obs, f"{task} reset")
         _same_info(info, i, r_info, f"{task} reset env {i}")
     ended = [False] * num_envs
     trace = []
@@ -91,13 +99,12 @@ def compare(task: str, steps: int, num_envs: int = 2, seed: int = 3, **options: 
                 r_reward, r_terminated, r_truncated = 0.0, False, False
             else:
                 r_obs, r_reward, r_terminated, r_truncated, r_info = ref.step(action[i])
-            for key, value in r_obs.items():
-                np.testing.assert_array_equal(obs[key][i], value, err_msg=f"{where} {key}")
+            _same_obs(obs, i, r_obs, where)
             assert reward[i] == r_reward, where
             assert (terminated[i], truncated[i]) == (r_terminated, r_truncated), where
             _same_info(info, i, r_info, where)
             ended[i] = bool(r_terminated or r_truncated)
-        trace.append({**obs, "ended": np.array(ended)})
+        trace.append({**(obs if isinstance(obs, dict) else {"obs": obs}), "ended": np.array(ended)})
     env.close()
     return trace
 

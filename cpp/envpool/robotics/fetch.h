@@ -30,20 +30,9 @@
 #include "envpool/numpy/linalg.h"
 #include "envpool/numpy/random.h"
 #include "envpool/numpy/ufuncs.h"
+#include "envpool/robotics/rotations.h"
 
 namespace envpool::robotics {
-
-using Vec3 = std::array<double, 3>;
-
-// rotations.mat2euler of a row-major 3x3 rotation matrix, in numpy's
-// arithmetic.
-inline Vec3 Mat2Euler(const double* m) {
-  constexpr double kEps4 = std::numeric_limits<double>::epsilon() * 4.0;
-  const double cy = std::sqrt(m[8] * m[8] + m[5] * m[5]);
-  const bool upright = cy > kEps4;
-  return {upright ? -NpArctan2(m[5], m[8]) : 0.0, -NpArctan2(-m[2], cy),
-          upright ? -NpArctan2(m[1], m[0]) : -NpArctan2(-m[3], m[4])};
-}
 
 class Fetch : public mujoco::MujocoTask {
  public:

@@ -5,6 +5,7 @@
 #include "envpool/mujoco_runtime/py_mujoco_module.h"
 #include "envpool/numpy/py_numpy_parity.h"
 #include "envpool/python/py_env_pool.h"
+#include "envpool/robotics/adroit.h"
 #include "envpool/robotics/ant_maze.h"
 #include "envpool/robotics/fetch.h"
 #include "envpool/robotics/point_maze.h"
@@ -13,6 +14,9 @@ PYBIND11_MODULE(_robotics, m) {
   envpool::mujoco_runtime::InitMujocoModule(m);
   envpool::python::RegisterNumpyParity(m);
   namespace rb = envpool::robotics;
-  envpool::python::RegisterEnvs<rb::PointMaze, rb::AntMaze, rb::Fetch>(
-      m, "PointMaze", "AntMaze", "Fetch");
+  envpool::python::RegisterEnvs<rb::PointMaze, rb::AntMaze, rb::Fetch,
+                                rb::AdroitDoor, rb::AdroitHammer, rb::AdroitPen,
+                                rb::AdroitRelocate>(
+      m, "PointMaze", "AntMaze", "Fetch", "AdroitDoor", "AdroitHammer",
+      "AdroitPen", "AdroitRelocate");
 }

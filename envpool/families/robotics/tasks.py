@@ -266,6 +266,48 @@ _FETCH_NOTES = {
 }
 
 
+# Adroit v1's tasks: their env classes and models; gymnasium-robotics' ids are
+# AdroitHand<Task>-v1 (dense) and AdroitHand<Task>Sparse-v1
+_ADROIT = ("Door", "Hammer", "Pen", "Relocate")
+
+
+def _adroit_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Adroit's model and physics are the task's (its constructors take reward_type and
+    the renderer's options)."""
+    for name in ("model_file", "frame_skip", "assets_dir"):
+        if name in options:
+            raise ValueError(f"{name} is fixed by the Adroit task; leave it out")
+    return options
+
+
+def _adroit_hook(name: str) -> Callable[[], dict[str, Any]]:
+    model = f"adroit_hand/adroit_{name.lower()}.xml"
+    return lambda: {"model_file": os.path.join(maze_model.assets_dir(), model)}
+
+
+def _adroit_rows() -> list[Any]:
+    return [
+        task(
+            f"AdroitHand{name}{suffix}-v1",
+            f"envpool.families.robotics.tasks:Adroit{name}",
+            max_episode_steps=200,
+            option_hook=_adroit_hook(name),
+            convert_options=_adroit_options,
+            option_notes=_ADROIT_NOTES,
+            render_fps=100,
+            reward_type=reward_type,
+        )
+        for name in _ADROIT
+        for reward_type, suffix in (("dense", ""), ("sparse", "Sparse"))
+    ]
+
+
+_ADROIT_NOTES = {
+    "reward_type": OptionNote("'dense' (shaped) or 'sparse' (10 on success, else -0.1)"),
+    "model_file": OptionNote("the task's model in gymnasium-robotics' assets"),
+}
+
+
 def _point_maze_rows() -> list[Any]:
     rows = []
     for name in _MAPS:
@@ -312,7 +354,7 @@ def _ant_maze_rows() -> list[Any]:
     return rows
 
 
-TABLE = _point_maze_rows() + _ant_maze_rows() + _fetch_rows()
+TABLE = _point_maze_rows() + _ant_maze_rows() + _fetch_rows() + _adroit_rows()
 register_family("robotics", TABLE)
 
 NUMPY_LOOPS: list[str] = []
@@ -321,7 +363,7 @@ NUMPY_LOOPS: list[str] = []
 
 def __getattr__(name: str) -> Any:
     """The env classes, loaded on first use (after checking the mujoco package)."""
-    if name not in ("PointMaze", "AntMaze", "Fetch"):
+    if name not in ("PointMaze", "AntMaze", "Fetch", *(f"Adroit{a}" for a in _ADROIT)):
         raise AttributeError(name)
     mujoco_runtime.load_library()
     module = importlib.import_module("envpool._robotics")
