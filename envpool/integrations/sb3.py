@@ -57,9 +57,9 @@ def _check_pool(pool: Any) -> None:
             fix = "an observation space of Box, Discrete, MultiDiscrete or MultiBinary"
             if "obs_mode" in pool.spec.config:
                 fix = (
-                    "obs_mode='image' (the agent's 7x7x3 view, minigrid's ImgObsWrapper) or "
-                    "obs_mode='flat' (minigrid's FlatObsWrapper: image and mission in one "
-                    "vector)"
+                    "obs_mode='image' (the agent's 7x7x3 view, minigrid's ImgObsWrapper) or, "
+                    "where the level's missions fit in 96 characters, obs_mode='flat' "
+                    "(minigrid's FlatObsWrapper: image and mission in one vector)"
                 )
             raise ValueError(
                 f"SB3 takes no {type(part).__name__} observation space, and {where}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from envpool.families.minigrid.mission_bounds import checked_converter
 from envpool.families.minigrid.option_notes import OPTION_NOTES
 from envpool.registry import TaskSpec, task
 
@@ -38,11 +39,13 @@ def _options(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _row(task_id: str, level: str, **options: Any) -> TaskSpec:
+    full_id, entry_point = f"BabyAI-{task_id}", f"{_MODULE}:{level}"
     return task(
-        f"BabyAI-{task_id}",
-        f"{_MODULE}:{level}",
+        full_id,
+        entry_point,
         render_fps=_FPS,
-        convert_options=_options,
+        # obs_mode="flat" refused where the level's missions can outgrow it
+        convert_options=checked_converter(full_id, entry_point, options, _options),
         option_notes=OPTION_NOTES,
         **options,
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from envpool.families.minigrid import babyai
+from envpool.families.minigrid.mission_bounds import checked_converter
 from envpool.families.minigrid.option_notes import OPTION_NOTES
 from envpool.registry import mark_unavailable, register_family, task
 
@@ -54,11 +55,14 @@ def _maze(
 
 
 def _row(task_id: str, env_class: str, **options: Any) -> Any:
+    entry_point = f"{_MODULE}:{env_class}"
     return task(
         task_id,
-        f"{_MODULE}:{env_class}",
+        entry_point,
         render_fps=_FPS,
-        convert_options=_options,
+        # obs_mode="flat" refused where the env's missions can outgrow it: none of
+        # minigrid's do (mission_bounds.py), the check is the BabyAI levels' one
+        convert_options=checked_converter(task_id, entry_point, options, _options),
         option_notes=OPTION_NOTES,
         **options,
     )
