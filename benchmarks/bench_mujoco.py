@@ -126,7 +126,9 @@ def mujoco_model(task_id: str) -> tuple[str, int]:
 
     config = envpool.make_spec(task_id).config
     if eng.task_family(task_id) == "robotics":
-        return IN_MEMORY, int(config["frame_skip"])  # PointMaze 1, AntMaze 5
+        # the mazes' models are written in memory; Fetch's and Adroit's are files
+        model = str(config.get("model_file") or IN_MEMORY)
+        return model, int(config["frame_skip"])  # PointMaze 1, Fetch 20, others 5
     if eng.task_family(task_id) == "dmc":
         path = str(config["model_file"])
         timestep = mujoco.MjModel.from_xml_path(path).opt.timestep

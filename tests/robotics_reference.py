@@ -11,7 +11,8 @@ gymnasium-robotics 1.4.2 under mujoco 3.17 stops in four joint-type checks of
 mjJNT_SLIDE)``: the tuple's enums compare unequal to numpy's int32 from the left), which
 Fetch, the Hand and Kitchen reach. ``reference`` rewrites those four asserts as
 ``joint_type == mjJNT_HINGE or joint_type == mjJNT_SLIDE`` (numpy's int32 on the left,
-which compares equal), the whole patch, and runs the module's own code otherwise."""
+which compares equal), the whole patch (envpool/bench/robotics_peer.py, which the
+benchmarks' gymnasium peers use too), and runs the module's own code otherwise."""
 
 from __future__ import annotations
 
@@ -29,31 +30,12 @@ import envpool
 SLOW = os.environ.get("ENVPOOL_SLOW") == "1"
 
 
-_JOINT_CHECK = "assert joint_type in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)"
-_JOINT_CHECK_FIXED = (
-    "assert joint_type == mujoco.mjtJoint.mjJNT_HINGE or joint_type == mujoco.mjtJoint.mjJNT_SLIDE"
-)
-
-
-def _patch_joint_checks() -> None:
-    from gymnasium_robotics.utils import mujoco_utils
-
-    if getattr(mujoco_utils, "_envpool_patched", False):
-        return
-    with open(mujoco_utils.__file__) as f:
-        source = f.read()
-    assert source.count(_JOINT_CHECK) == 4, "gymnasium-robotics' joint checks changed"
-    code = compile(source.replace(_JOINT_CHECK, _JOINT_CHECK_FIXED), mujoco_utils.__file__, "exec")
-    exec(code, mujoco_utils.__dict__)
-    mujoco_utils._envpool_patched = True  # type: ignore[attr-defined]
-
-
 def reference(task: str, **options: Any) -> Any:
     import gymnasium
-    import gymnasium_robotics
 
-    _patch_joint_checks()
-    gymnasium.register_envs(gymnasium_robotics)
+    from envpool.bench import robotics_peer
+
+    robotics_peer.register()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return gymnasium.make(task, **options)

@@ -12,7 +12,6 @@ import contextlib
 import ctypes
 import glob
 import importlib.util
-import io
 import itertools
 import json
 import os
@@ -354,13 +353,11 @@ def _gym_env_factory(task: TaskInfo) -> Callable[[], Any]:
 
 
 def _register_robotics() -> None:
-    """Registers gymnasium-robotics' ids in gymnasium (its import's notice about its
-    Adroit tasks, printed to stderr, kept out of the tables)."""
-    import gymnasium as gym
+    """Registers gymnasium-robotics' ids in gymnasium, with its joint checks patched to
+    run on mujoco 3.17 (envpool/bench/robotics_peer.py)."""
+    from envpool.bench import robotics_peer
 
-    with contextlib.redirect_stderr(io.StringIO()):
-        gym_robotics = importlib.import_module("gymnasium_robotics")
-    gym.register_envs(gym_robotics)
+    robotics_peer.register()
 
 
 class _GymnasiumEngine(Engine):
@@ -390,7 +387,7 @@ class _GymnasiumEngine(Engine):
         if task.is_robotics:
             if _missing("gymnasium_robotics"):
                 return (
-                    "gymnasium's PointMaze envs need gymnasium-robotics "
+                    "gymnasium-robotics' envs need gymnasium-robotics "
                     "(pip install gymnasium-robotics==1.4.2)"
                 )
             try:
