@@ -156,8 +156,12 @@ def load_model(run: TaskRun) -> Any:
     import envpool
 
     if run.xml_file == IN_MEMORY:
-        xml = str(envpool.make_spec(run.task).config["model_xml"])
-        return mujoco.MjModel.from_xml_string(xml)
+        config = envpool.make_spec(run.task).config
+        model = mujoco.MjModel.from_xml_string(str(config["model_xml"]))
+        # the agent starts on the maze's first start cell, as an episode does (its
+        # model's own origin may be inside a wall: AntMaze_UMaze's centre cell is one)
+        model.qpos0[:2] = list(config["reset_locations"])[:2]
+        return model
     return mujoco.MjModel.from_xml_path(run.xml_file)
 
 
