@@ -455,6 +455,28 @@ void TestDictObservations() {
   }
 }
 
+// Idle workers spin before they sleep only while a CPU is left for the
+// caller; a group of as many threads as CPUs sleeps at once.
+void TestIdleWorkersLeaveTheCallerItsCpu() {
+  CHECK(WorkerGroup::IdleSpin(1, 2).count() > 0);
+  CHECK(WorkerGroup::IdleSpin(2, 2).count() == 0);
+  CHECK(WorkerGroup::IdleSpin(16, 16).count() == 0);
+  CHECK(WorkerGroup::IdleSpin(15, 16).count() > 0);
+  const auto sync = RunSync(1, 120);
+  const int cpus = UsableCpuCount();
+  // async with every CPU taken: each env's trace a prefix of the sync one
+  for (const auto& [id, trace] : RunAsync(cpus, 4, 80)) {
+    const Trace& expected = sync.at(id);
+    CHECK(trace.size() <= expected.size());
+    for (std::size_t i = 0; i < trace.size(); ++i) {
+      CHECK(trace[i] == expected[i]);
+    }
+  }
+  WorkerGroup all(cpus, Placement{});
+  CHECK(all.idle_spin().count() == 0);
+  CHECK(RunSync(cpus, 120) == sync);
+}
+
 }  // namespace
 }  // namespace envpool::testing
 
@@ -471,6 +493,7 @@ int main() {
   TestManyPoolsAndCloseWithWorkInFlight();
   TestSharedWorkerGroup();
   TestDictObservations();
+  TestIdleWorkersLeaveTheCallerItsCpu();
   std::puts("pool_stress_test: all checks passed");
   return 0;
 }

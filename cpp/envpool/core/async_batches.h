@@ -26,9 +26,14 @@ namespace envpool {
 
 class AsyncBatches {
  public:
+  // `caller_spins`: the caller spins for a while before it sleeps on a
+  // batch (kRecvSpin); only where a CPU is left over for it, since its spin
+  // would otherwise take a worker's time.
   AsyncBatches(const EnvSpec& spec, std::size_t num_envs,
-               std::size_t batch_size, bool final_fields, int memory_node)
+               std::size_t batch_size, bool final_fields, int memory_node,
+               bool caller_spins = true)
       : batch_size_(batch_size),
+        recv_spin_(caller_spins ? kRecvSpin : std::chrono::microseconds(0)),
         buffers_(std::make_shared<BufferPool>(spec, batch_size, final_fields,
                                               memory_node)),
         queue_(num_envs),
@@ -87,7 +92,7 @@ class AsyncBatches {
         [&] {
           return entry.written.load(std::memory_order_acquire) == batch_size_;
         },
-        interrupt, kRecvSpin);
+        interrupt, recv_spin_);
     Batch batch{std::move(entry.buffer), batch_size_, buffers_};
     entry.buffer = buffers_->Acquire();
     entry.written.store(0, std::memory_order_relaxed);
@@ -107,7 +112,7 @@ class AsyncBatches {
     WaitInterruptibly(
         waiter_,
         [&] { return completed_.load(std::memory_order_seq_cst) == sent_; },
-        interrupt, kRecvSpin);
+        interrupt, recv_spin_);
     for (std::size_t i = 0; i < ring_size_; ++i) {
       ring_[i].written.store(0, std::memory_order_relaxed);
     }
@@ -152,6 +157,7 @@ class AsyncBatches {
   };
 
   std::size_t batch_size_;
+  std::chrono::microseconds recv_spin_;
   std::shared_ptr<BufferPool> buffers_;
   TaskQueue queue_;
   std::size_t ring_size_;

@@ -59,9 +59,11 @@ class EnvPool final : public WorkSource {
     }
     const std::size_t num_envs = num_envs_size();
     if (!is_sync()) {
+      // the caller spins for a batch only while the workers leave it a CPU
+      const bool spare_cpu = options_.num_threads < UsableCpuCount();
       async_ = std::make_unique<AsyncBatches>(
           spec_, num_envs, static_cast<std::size_t>(options_.batch_size),
-          final_fields(), options_.memory_node);
+          final_fields(), options_.memory_node, spare_cpu);
     }
     seeds_.resize(num_envs);
     for (std::size_t i = 0; i < num_envs; ++i) {

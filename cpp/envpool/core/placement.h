@@ -31,6 +31,18 @@ struct Placement {
   bool pins() const { return affinity_offset >= 0 || !cpus.empty(); }
 };
 
+// CPUs this process may run on (its affinity mask), at least 1.
+inline int UsableCpuCount() {
+#if defined(__linux__)
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  if (sched_getaffinity(0, sizeof(mask), &mask) == 0) {
+    return std::max(1, CPU_COUNT(&mask));
+  }
+#endif
+  return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+}
+
 // Restricts `thread` to the CPUs `placement` gives its `index`-th worker.
 // Affinity is advice: a CPU the process may not use is left to the kernel.
 inline void PinThread(std::thread& thread, const Placement& placement,

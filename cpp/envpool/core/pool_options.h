@@ -53,16 +53,6 @@ inline std::uint64_t EnvSeed(std::uint64_t seed, std::int64_t env_id) {
   return seed + static_cast<std::uint64_t>(env_id);
 }
 
-// CPUs this process may run on (its affinity mask), at least 1.
-inline int UsableCpuCount() {
-  cpu_set_t mask;
-  CPU_ZERO(&mask);
-  if (sched_getaffinity(0, sizeof(mask), &mask) == 0) {
-    return std::max(1, CPU_COUNT(&mask));
-  }
-  return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-}
-
 // Where a pool's own threads run and its batch memory lives (a shared worker
 // group's threads are placed by the group).
 inline Placement PlacementOf(const PoolOptions& options) {

@@ -49,7 +49,8 @@ class WorkerGroup {
   };
 
   WorkerGroup(int num_threads, Placement placement)
-      : placement_(std::move(placement)) {
+      : placement_(std::move(placement)),
+        spin_(IdleSpin(num_threads, UsableCpuCount())) {
     if (num_threads < 1) {
       throw std::invalid_argument("a worker group needs >= 1 thread, got " +
                                   std::to_string(num_threads));
@@ -72,6 +73,15 @@ class WorkerGroup {
   WorkerGroup& operator=(const WorkerGroup&) = delete;
 
   int num_threads() const { return static_cast<int>(threads_.size()); }
+
+  // How long an idle worker spins before it sleeps: kSpin while a CPU is left
+  // for the thread that calls the pool, none once the workers take every
+  // usable CPU, where a spinning worker could only take the caller's time
+  // (benchmarks/idle_workers.py measures it; docs/performance.md).
+  static std::chrono::microseconds IdleSpin(int num_threads, int usable_cpus) {
+    return num_threads < usable_cpus ? kSpin : std::chrono::microseconds(0);
+  }
+  std::chrono::microseconds idle_spin() const { return spin_; }
 
   std::shared_ptr<Attachment> Attach(WorkSource* source) {
     auto attachment = std::make_shared<Attachment>();
@@ -157,12 +167,13 @@ class WorkerGroup {
       if (!worked) {
         waiter_.Wait(
             [&] { return epoch_.load(std::memory_order_seq_cst) != epoch; },
-            [] {}, kSpin, kPollEvery);
+            [] {}, spin_, kPollEvery);
       }
     }
   }
 
   Placement placement_;
+  std::chrono::microseconds spin_;
   std::vector<std::thread> threads_;
   std::mutex mutex_;
   std::vector<std::shared_ptr<Attachment>> sources_;
