@@ -124,9 +124,7 @@ class AntMaze : public mujoco::MujocoTask {
       WriteQposInfo(out);
     }
     const auto qpos_now = sim_.qpos();
-    out.Info<bool>(Success())[0] =
-        NpNorm(std::array{qpos_now[0] - maze_.goal()[0],
-                          qpos_now[1] - maze_.goal()[1]}) <= 0.45;
+    out.Info<bool>(Success())[0] = maze_.Reached({qpos_now[0], qpos_now[1]});
   }
 
   void Step(Action action, Rng& /*rng*/, Output& out) {

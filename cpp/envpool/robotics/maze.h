@@ -97,6 +97,12 @@ class Maze {
 
   const XY& goal() const { return goal_; }
 
+  // Whether an agent at `achieved` is within reach of the goal (info
+  // "success"): np.linalg.norm(achieved - goal) <= 0.45.
+  bool Reached(const XY& achieved) const {
+    return NpNorm(Difference(achieved, goal_)) <= kGoalRadius;
+  }
+
   // A new episode: draws the goal, then the agent's start, which it returns.
   XY DrawEpisode() {
     goal_ = WithNoise(DrawGoal());
@@ -116,7 +122,7 @@ class Maze {
   MazeStep AfterMove(const XY& achieved, bool& goal_moved) {
     goal_moved = false;
     MazeStep step{.desired_goal = goal_};
-    const bool reached = NpNorm(Difference(achieved, goal_)) <= 0.45;
+    const bool reached = Reached(achieved);
     step.success = reached;
     step.terminated = !continuing_task_ && reached;
     const bool more_goals = continuing_task_ && reached && goals_.size() > 1;
@@ -132,7 +138,7 @@ class Maze {
     }
     step.reward = Reward(achieved);
     if (more_goals && reset_target_) {
-      while (NpNorm(Difference(achieved, goal_)) <= 0.45) {
+      while (Reached(achieved)) {
         goal_ = WithNoise(DrawGoal());
       }
       goal_moved = true;
@@ -166,7 +172,7 @@ class Maze {
     const XY delta = Difference(achieved, goal_);
     const double distance =
         std::sqrt(delta[0] * delta[0] + delta[1] * delta[1]);
-    return dense_ ? NpExp(-distance) : (distance <= 0.45 ? 1.0 : 0.0);
+    return dense_ ? NpExp(-distance) : (distance <= kGoalRadius ? 1.0 : 0.0);
   }
 
   // gymnasium-robotics draws starts until one is far enough from the goal,
@@ -194,6 +200,8 @@ class Maze {
     xy[1] += ny;
     return xy;
   }
+
+  static constexpr double kGoalRadius = 0.45;
 
   Version version_;
   std::vector<XY> goals_;

@@ -70,9 +70,7 @@ class PointMaze : public mujoco::MujocoTask {
     sim_.SetState(sim_.init_qpos(), sim_.init_qvel());
     Write(out, maze_.goal());
     const auto qpos = sim_.qpos();
-    out.Info<bool>(0)[0] =
-        NpNorm(std::array{qpos[0] - maze_.goal()[0],
-                          qpos[1] - maze_.goal()[1]}) <= 0.45;
+    out.Info<bool>(0)[0] = maze_.Reached({qpos[0], qpos[1]});
   }
 
   void Step(Action action, Rng& /*rng*/, Output& out) {
