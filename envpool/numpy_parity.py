@@ -201,6 +201,26 @@ def _argsort_agrees(address: int) -> bool:
 _INSTALLED: dict[str, list[str]] = {}
 
 
+def _numpy_normal() -> int | None:
+    """The address of numpy's random_normal(bitgen_t*, loc, scale), the sampler behind
+    Generator.normal, exported by numpy.random._generator; None where it is not found or
+    does not give Generator.normal's draws (the envs that need it then refuse to run)."""
+    try:
+        generator = importlib.import_module("numpy.random._generator")
+        sampler = ctypes.CDLL(generator.__file__).random_normal
+    except (ImportError, OSError, AttributeError):
+        return None
+    sampler.restype = ctypes.c_double
+    sampler.argtypes = [ctypes.c_void_p, ctypes.c_double, ctypes.c_double]
+    for seed in range(4):
+        bits = np.random.PCG64(seed)
+        expected = np.random.Generator(np.random.PCG64(seed)).normal(0.5, 0.005, size=64)
+        drawn = [sampler(bits.ctypes.bit_generator.value, 0.5, 0.005) for _ in range(64)]
+        if not np.array_equal(drawn, expected):
+            return None
+    return ctypes.cast(sampler, ctypes.c_void_p).value or None
+
+
 def install_once(module: Any) -> list[str]:
     """install(module) the first time a module of that name is given; the names of the
     functions installed, every time."""
@@ -211,8 +231,9 @@ def install_once(module: Any) -> list[str]:
 
 def install(module: Any) -> list[str]:
     """Hands `module` (one with set_numpy_loop, set_numpy_blas and NUMPY_FUNCTIONS, and
-    maybe set_numpy_argsort) numpy's float64 loops, BLAS and argsort; returns the names
-    of the functions installed, with "blas" and "argsort" when those were."""
+    maybe set_numpy_normal and set_numpy_argsort) numpy's float64 loops, BLAS, normal
+    sampler and argsort; returns the names of the functions installed, with "blas",
+    "normal" and "argsort" when those were."""
     installed = []
     for name in module.NUMPY_FUNCTIONS:
         found = _float64_loop(getattr(np, name))
@@ -223,6 +244,10 @@ def install(module: Any) -> list[str]:
     if blas is not None:
         module.set_numpy_blas(*blas)
         installed.append("blas")
+    normal = _numpy_normal() if hasattr(module, "set_numpy_normal") else None
+    if normal is not None:
+        module.set_numpy_normal(normal)
+        installed.append("normal")
     argsort = _numpy_argsort() if hasattr(module, "set_numpy_argsort") else None
     if argsort is not None:
         module.set_numpy_argsort(argsort)

@@ -231,6 +231,11 @@ class MujocoSim {
     SetState(qpos, qvel);
   }
 
+  // The id of the model's object of `type` named `name`; an error naming
+  // both where the model has none.
+  int Id(mjtObj type, const char* name) const {
+    return model_data_.Id(type, name);
+  }
   int BodyId(const char* name) const {
     return model_data_.Id(mjOBJ_BODY, name);
   }

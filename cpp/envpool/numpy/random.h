@@ -86,6 +86,18 @@ class NumpyRandom {
     return low + static_cast<std::int64_t>(BoundedLemire64(range));
   }
 
+  // next_uint32 of numpy's PCG64: the low then the high half of one draw.
+  std::uint32_t NextUint32() {
+    if (has_uint32_) {
+      has_uint32_ = false;
+      return uint32_;
+    }
+    const std::uint64_t next = NextUint64();
+    has_uint32_ = true;
+    uint32_ = static_cast<std::uint32_t>(next >> 32);
+    return static_cast<std::uint32_t>(next);
+  }
+
   // The index gymnasium's categorical_sample picks:
   // argmax(cumsum(probs) > random()), 0 when no entry exceeds the draw.
   std::size_t Categorical(std::span<const double> probs) {
@@ -141,17 +153,6 @@ class NumpyRandom {
       4865540595714422341ULL;
 
   void Advance() { state_ = state_ * kMultiplier + increment_; }
-
-  std::uint32_t NextUint32() {
-    if (has_uint32_) {
-      has_uint32_ = false;
-      return uint32_;
-    }
-    const std::uint64_t next = NextUint64();
-    has_uint32_ = true;
-    uint32_ = static_cast<std::uint32_t>(next >> 32);
-    return static_cast<std::uint32_t>(next);
-  }
 
   // A uniform integer in [0, range], range < 2**32 - 1.
   std::uint32_t BoundedLemire32(std::uint32_t range) {

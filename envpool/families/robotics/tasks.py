@@ -1,6 +1,7 @@
-"""gymnasium-robotics 1.4.2's tasks: so far its maze tasks, the 20 PointMaze ids (e.g.
-PointMaze_UMaze-v3, PointMaze_Medium_Diverse_GRDense-v3) and the 60 AntMaze ids
-(AntMaze_<map>[Dense]-v3, -v4 and -v5, e.g. AntMaze_UMaze-v5).
+"""gymnasium-robotics 1.4.2's tasks: the 20 PointMaze ids (e.g. PointMaze_UMaze-v3,
+PointMaze_Medium_Diverse_GRDense-v3), the 60 AntMaze ids (AntMaze_<map>[Dense]-v3, -v4
+and -v5, e.g. AntMaze_UMaze-v5), the 8 Fetch v4 ids, the 8 Adroit v1 ids and the
+Shadow Hand's 56 (hand_tasks.py).
 
 Each maze's model is written in memory from its map (``maze_model.py``; gymnasium-robotics
 writes it to a temporary file); ``maze_map`` takes a custom map, as gymnasium-robotics'
@@ -17,6 +18,7 @@ from typing import Any
 
 from envpool import mujoco_runtime, numpy_parity
 from envpool.families.robotics import maze_model
+from envpool.families.robotics.hand_tasks import hand_rows
 from envpool.registry import OptionNote, register_family, task
 
 # PointMaze's walls (1) and cells; "g" goal, "r" start, "c" either, "0" free
@@ -354,16 +356,24 @@ def _ant_maze_rows() -> list[Any]:
     return rows
 
 
-TABLE = _point_maze_rows() + _ant_maze_rows() + _fetch_rows() + _adroit_rows()
+TABLE = _point_maze_rows() + _ant_maze_rows() + _fetch_rows() + _adroit_rows() + hand_rows()
 register_family("robotics", TABLE)
 
 NUMPY_LOOPS: list[str] = []
-"""What numpy_parity handed envpool._robotics (numpy's ddot and exp loop)."""
+"""What numpy_parity handed envpool._robotics (numpy's loops, BLAS and normal sampler)."""
+_ENV_CLASSES = (
+    "PointMaze",
+    "AntMaze",
+    "Fetch",
+    *(f"Adroit{a}" for a in _ADROIT),
+    "HandManipulate",
+    "HandReach",
+)
 
 
 def __getattr__(name: str) -> Any:
     """The env classes, loaded on first use (after checking the mujoco package)."""
-    if name not in ("PointMaze", "AntMaze", "Fetch", *(f"Adroit{a}" for a in _ADROIT)):
+    if name not in _ENV_CLASSES:
         raise AttributeError(name)
     mujoco_runtime.load_library()
     module = importlib.import_module("envpool._robotics")
