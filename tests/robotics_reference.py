@@ -110,8 +110,8 @@ _FRAME = """
 import sys
 import numpy as np
 import gymnasium as gym
-import gymnasium_robotics
-gym.register_envs(gymnasium_robotics)
+from envpool.bench import robotics_peer
+robotics_peer.register()  # gymnasium-robotics with its four joint-type checks patched
 env = gym.make(sys.argv[1], render_mode="rgb_array", width=96, height=72)
 env.reset(seed=int(sys.argv[2]))
 for action in np.load(sys.argv[3]):

@@ -5,9 +5,11 @@ ENVPOOL_SLOW=1 plays longer."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
-from robotics_reference import SLOW, compare, episode_ends, reference
+from robotics_reference import SLOW, compare, episode_ends, reference, render_both
 
 import envpool
 from envpool.registry import list_families
@@ -66,3 +68,11 @@ def test_bad_options_and_actions_are_refused_and_the_pool_goes_on() -> None:
     obs, *_ = env.step(np.zeros((2, 30), dtype=np.float32))
     assert obs.shape == (2, 39)
     env.close()
+
+
+@pytest.mark.parametrize("task", ["AdroitHandDoor-v1", "AdroitHandHammer-v1", "AdroitHandPen-v1"])
+def test_render_matches_gymnasium_robotics(task: str, tmp_path: Any) -> None:
+    """gymnasium-robotics' camera for each task (distance and azimuth, MuJoCo's default
+    elevation, the geoms' median looked at)."""
+    ours, theirs = render_both(task, tmp_path)
+    np.testing.assert_array_equal(ours, theirs)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from robotics_reference import SLOW, compare, episode_ends, reference
+from robotics_reference import SLOW, compare, episode_ends, reference, render_both
 
 import envpool
 from envpool.registry import list_families
@@ -110,3 +110,11 @@ def test_sb3_her_learns_fetch_reach() -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "reached 90%" in done.stdout
+
+
+@pytest.mark.parametrize("task", ["FetchReach-v4", "FetchPickAndPlace-v4"])
+def test_render_matches_gymnasium_robotics(task: str, tmp_path: Any) -> None:
+    """gymnasium-robotics' camera (azimuth 132) and its render callback (the target site
+    at the goal)."""
+    ours, theirs = render_both(task, tmp_path)
+    np.testing.assert_array_equal(ours, theirs)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from robotics_reference import SLOW, compare, episode_ends, reference
+from robotics_reference import SLOW, compare, episode_ends, reference, render_both
 
 import envpool
 from envpool.families.robotics import tasks
@@ -154,3 +154,14 @@ def test_bad_actions_are_refused_and_the_pool_goes_on() -> None:
     obs, *_ = env.step(np.zeros((2, 20), dtype=np.float32))
     assert obs["observation"].shape == (2, 61)
     env.close()
+
+
+@pytest.mark.parametrize(
+    "task",
+    ["HandReach-v3", "HandManipulateBlock_ContinuousTouchSensors-v1", "HandManipulatePenRotate-v1"],
+)
+def test_render_matches_gymnasium_robotics(task: str, tmp_path: Any) -> None:
+    """gymnasium-robotics' camera (azimuth 55) and its render callbacks (the target at
+    the goal, touch sites coloured, HandReach's sites moved)."""
+    ours, theirs = render_both(task, tmp_path)
+    np.testing.assert_array_equal(ours, theirs)

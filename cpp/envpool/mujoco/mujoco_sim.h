@@ -85,6 +85,7 @@ inline Config MujocoConfig(const std::string& xml_file, std::int64_t frame_skip,
                 {"height", std::int64_t{480}},
                 {"camera_distance", camera.distance},
                 {"camera_elevation", camera.elevation},
+                {"camera_azimuth", camera.azimuth},
                 {"camera_lookat", camera.lookat}};
   for (const auto& [name, value] : own.items()) {
     config.Set(name, value);
@@ -151,9 +152,10 @@ class MujocoSim {
         initial_state_(model()),
         renderer_(static_cast<int>(config.Get<std::int64_t>("width")),
                   static_cast<int>(config.Get<std::int64_t>("height")),
-                  {config.Get<double>("camera_distance"),
-                   config.Get<double>("camera_elevation"),
-                   config.Get<std::vector<double>>("camera_lookat")}) {
+                  {.distance = config.Get<double>("camera_distance"),
+                   .elevation = config.Get<double>("camera_elevation"),
+                   .lookat = config.Get<std::vector<double>>("camera_lookat"),
+                   .azimuth = config.Get<double>("camera_azimuth")}) {
     if (frame_skip_ < 1) {
       throw std::invalid_argument("option 'frame_skip' must be >= 1, got " +
                                   std::to_string(frame_skip_));

@@ -198,6 +198,7 @@ struct CameraConfig {
   double elevation = -45.0;
   std::vector<double> lookat{};  // empty: the median of the geoms
   int camera_id = -1;            // >= 0: the model's fixed camera with this id
+  double azimuth = 90.0;         // mjv_defaultCamera's
 };
 
 // The one thread that makes every OpenGL call in the process. Mesa's EGL
@@ -346,6 +347,7 @@ class EglRenderer {
       camera_state_.distance = camera_.distance;
     }
     camera_state_.elevation = camera_.elevation;
+    camera_state_.azimuth = camera_.azimuth;
     for (std::size_t axis = 0; axis < 3 && axis < camera_.lookat.size();
          ++axis) {
       camera_state_.lookat[axis] = camera_.lookat[axis];

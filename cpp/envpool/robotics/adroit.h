@@ -38,10 +38,14 @@ namespace envpool::robotics {
 // the reward type.
 class AdroitTask : public mujoco::MujocoTask {
  public:
-  static Config AdroitConfig() {
+  // The task's camera: gymnasium-robotics' distance and azimuth, MuJoCo's
+  // default elevation and the geoms' median as the point looked at.
+  static Config AdroitConfig(double camera_distance, double camera_azimuth) {
     return mujoco::MujocoConfig(
         "", 5,
-        {{"model_file", std::string()}, {"reward_type", std::string("dense")}});
+        {{"model_file", std::string()}, {"reward_type", std::string("dense")}},
+        mujoco::CameraConfig{.distance = camera_distance,
+                             .azimuth = camera_azimuth});
   }
 
   static EnvSpec AdroitSpec(const Config& config, std::int64_t obs_size) {
@@ -169,7 +173,7 @@ class AdroitTask : public mujoco::MujocoTask {
 // Open the door: grasp its handle, turn the latch, pull it past 1.35 rad.
 class AdroitDoor : public AdroitTask {
  public:
-  static Config DefaultConfig() { return AdroitConfig(); }
+  static Config DefaultConfig() { return AdroitConfig(1.5, 90.0); }
   static EnvSpec Spec(const Config& config) { return AdroitSpec(config, 39); }
 
   explicit AdroitDoor(const Config& config)
@@ -241,7 +245,7 @@ class AdroitDoor : public AdroitTask {
 // Hammer the nail into the board (its top within 1 cm of the goal).
 class AdroitHammer : public AdroitTask {
  public:
-  static Config DefaultConfig() { return AdroitConfig(); }
+  static Config DefaultConfig() { return AdroitConfig(2.0, 45.0); }
   static EnvSpec Spec(const Config& config) { return AdroitSpec(config, 46); }
 
   explicit AdroitHammer(const Config& config)
@@ -321,7 +325,7 @@ class AdroitHammer : public AdroitTask {
 // Turn the pen in hand to the target orientation drawn at reset.
 class AdroitPen : public AdroitTask {
  public:
-  static Config DefaultConfig() { return AdroitConfig(); }
+  static Config DefaultConfig() { return AdroitConfig(1.0, -45.0); }
   static EnvSpec Spec(const Config& config) { return AdroitSpec(config, 45); }
 
   explicit AdroitPen(const Config& config)
@@ -415,7 +419,7 @@ class AdroitPen : public AdroitTask {
 // Pick the ball up and carry it to the target drawn at reset.
 class AdroitRelocate : public AdroitTask {
  public:
-  static Config DefaultConfig() { return AdroitConfig(); }
+  static Config DefaultConfig() { return AdroitConfig(1.5, 90.0); }
   static EnvSpec Spec(const Config& config) { return AdroitSpec(config, 39); }
 
   explicit AdroitRelocate(const Config& config)

@@ -57,8 +57,10 @@ class HandTask : public mujoco::MujocoTask {
     }
     return mujoco::MujocoConfig(
         "", 20, config,
-        mujoco::CameraConfig{
-            .distance = 0.5, .elevation = -25.0, .lookat = {1.0, 0.96, 0.14}});
+        mujoco::CameraConfig{.distance = 0.5,
+                             .elevation = -25.0,
+                             .lookat = {1.0, 0.96, 0.14},
+                             .azimuth = 55.0});
   }
 
   void Seed(std::uint64_t seed) { np_random_.Seed(seed); }
