@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -91,6 +92,28 @@ class Text(spaces.Text):
         return f"Text({self.min_length}, {self.max_length}, charset={charset})"
 
 
+def _nested(
+    desc: ArrayDesc, convert: Callable[[ArrayDesc], Any], group: Callable[[Any], Any]
+) -> OrderedDict[str, Any]:
+    """A dict observation's keys converted, in the env's order; a key named
+    "outer/inner" goes into a nested dict ``outer`` (made by ``group``), as a task with
+    nested goals (FrankaKitchen) names its keys."""
+    out: OrderedDict[str, Any] = OrderedDict()
+    inner: dict[str, OrderedDict[str, Any]] = {}
+    for key in desc["keys"]:
+        outer, slash, name = key["name"].partition("/")
+        if not slash:
+            out[outer] = convert(key)
+            continue
+        if outer not in inner:
+            inner[outer] = OrderedDict()
+            out[outer] = None  # its place in the order
+        inner[outer][name] = convert(key)
+    for outer, keys in inner.items():
+        out[outer] = group(keys)
+    return out
+
+
 def to_space(desc: ArrayDesc) -> spaces.Space:
     """A Discrete for a bounded integer scalar, a MultiDiscrete for an integer vector
     bounded element by element, a Dict (in the env's key order) for a dict
@@ -98,7 +121,7 @@ def to_space(desc: ArrayDesc) -> spaces.Space:
     if is_tuple(desc):
         return spaces.Tuple(tuple(to_space(key) for key in desc["keys"]))
     if is_dict(desc):  # an OrderedDict keeps the env's key order (a dict is sorted)
-        return spaces.Dict(OrderedDict((key["name"], to_space(key)) for key in desc["keys"]))
+        return spaces.Dict(_nested(desc, to_space, lambda inner: spaces.Dict(inner)))
     if is_text(desc):  # low and high hold the least and most characters
         return Text(
             max_length=int(desc["high"][0]),
@@ -122,7 +145,7 @@ def to_dm_spec(desc: ArrayDesc) -> Any:
     dict observation, a dict of those in the env's key order (a tuple observation's
     elements by their names too: dm_env observations are named)."""
     if is_dict(desc):
-        return {key["name"]: to_dm_spec(key) for key in desc["keys"]}
+        return dict(_nested(desc, to_dm_spec, dict))
     name = desc["name"]
     if is_text(desc):  # one str per env
         return dm_specs.StringArray((), string_type=str, name=name)

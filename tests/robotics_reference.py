@@ -42,9 +42,14 @@ def reference(task: str, **options: Any) -> Any:
 
 
 def _same_obs(obs: Any, i: int, r_obs: Any, where: str) -> None:
-    """Env i's observation (a dict's every key, or one array) equals the reference's."""
+    """Env i's observation (a dict's every key, nested dicts' too, or one array) equals
+    the reference's."""
     if isinstance(r_obs, dict):
+        assert set(obs) == set(r_obs), f"{where}: keys {sorted(obs)} != {sorted(r_obs)}"
         for key, value in r_obs.items():
+            if isinstance(value, dict):
+                _same_obs(obs[key], i, value, f"{where} {key}")
+                continue
             np.testing.assert_array_equal(obs[key][i], value, err_msg=f"{where} {key}")
     else:
         np.testing.assert_array_equal(obs[i], r_obs, err_msg=where)
@@ -61,6 +66,12 @@ FLOAT32_UNDER_NUMPY_1 = ("reward_ctrl",)
 def _same_info(info: dict[str, Any], i: int, r_info: dict[str, Any], where: str) -> None:
     for key, value in r_info.items():
         assert key in info, f"{where}: info has no {key!r}"
+        if isinstance(value, list):  # Kitchen's task names: a bool per task here
+            from envpool.families.robotics.kitchen_tasks import KITCHEN_TASKS
+
+            ours = {name for name, on in zip(KITCHEN_TASKS, info[key][i], strict=True) if on}
+            assert ours == set(value), f"{where} info {key}: {ours} != {value}"
+            continue
         if NUMPY_1 and key in FLOAT32_UNDER_NUMPY_1:
             assert abs(info[key][i] - value) <= 1e-6 * max(1.0, abs(value)), where
             continue

@@ -168,6 +168,7 @@ class MujocoSim {
   mjData& data() { return model_data_.data(); }
   const mjData& data() const { return model_data_.data(); }
   double dt() const { return dt_; }
+  int frame_skip() const { return frame_skip_; }
   std::span<const double> init_qpos() const { return init_qpos_; }
   std::span<const double> init_qvel() const { return init_qvel_; }
   std::span<double> init_qpos_mutable() { return init_qpos_; }

@@ -140,13 +140,24 @@ class [[gnu::visibility("hidden")]] BatchViews {
  private:
   // The arrays of a dict observation whose rows are packed at `rows` (one
   // row of obs_row_bytes_ per env): strided views that keep `owner` alive,
-  // in the spec's key order.
+  // in the spec's key order. A key named "outer/inner" is the `inner` key of
+  // a nested dict `outer` (gymnasium's Dict of Dicts).
   py::dict DictViews(const std::byte* rows, py::ssize_t n,
                      const py::handle& owner) const {
     py::dict out;
     for (const ArraySpec& key : obs_spec_.keys) {
+      py::dict where = out;
+      std::string name = key.name;
+      if (const auto slash = name.find('/'); slash != std::string::npos) {
+        const py::str outer(name.substr(0, slash));
+        if (!out.contains(outer)) {
+          out[outer] = py::dict();
+        }
+        where = out[outer].cast<py::dict>();
+        name = name.substr(slash + 1);
+      }
       if (key.is_text) {
-        out[py::str(key.name)] = Texts(rows + key.offset, n, key.NumBytes());
+        where[py::str(name)] = Texts(rows + key.offset, n, key.NumBytes());
         continue;
       }
       const auto item = static_cast<py::ssize_t>(DTypeSize(key.dtype));
@@ -161,7 +172,7 @@ class [[gnu::visibility("hidden")]] BatchViews {
         stride *= static_cast<py::ssize_t>(key.shape[d]);
       }
       strides.insert(strides.end(), inner.begin(), inner.end());
-      out[py::str(key.name)] = py::array(
+      where[py::str(name)] = py::array(
           py::dtype(std::string(DTypeName(key.dtype))), shape, strides,
           static_cast<const void*>(rows + key.offset), owner);
     }

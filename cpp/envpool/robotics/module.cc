@@ -10,6 +10,7 @@
 #include "envpool/robotics/ant_maze.h"
 #include "envpool/robotics/fetch.h"
 #include "envpool/robotics/hand.h"
+#include "envpool/robotics/kitchen.h"
 #include "envpool/robotics/point_maze.h"
 
 PYBIND11_MODULE(_robotics, m) {
@@ -17,9 +18,11 @@ PYBIND11_MODULE(_robotics, m) {
   envpool::python::RegisterNumpyParity(m);
   envpool::python::RegisterNumpyNormal(m);
   namespace rb = envpool::robotics;
-  envpool::python::RegisterEnvs<
-      rb::PointMaze, rb::AntMaze, rb::Fetch, rb::AdroitDoor, rb::AdroitHammer,
-      rb::AdroitPen, rb::AdroitRelocate, rb::HandManipulate, rb::HandReach>(
+  envpool::python::RegisterEnvs<rb::PointMaze, rb::AntMaze, rb::Fetch,
+                                rb::AdroitDoor, rb::AdroitHammer, rb::AdroitPen,
+                                rb::AdroitRelocate, rb::HandManipulate,
+                                rb::HandReach, rb::FrankaKitchen>(
       m, "PointMaze", "AntMaze", "Fetch", "AdroitDoor", "AdroitHammer",
-      "AdroitPen", "AdroitRelocate", "HandManipulate", "HandReach");
+      "AdroitPen", "AdroitRelocate", "HandManipulate", "HandReach",
+      "FrankaKitchen");
 }

@@ -1,7 +1,7 @@
 """gymnasium-robotics 1.4.2's tasks: the 20 PointMaze ids (e.g. PointMaze_UMaze-v3,
 PointMaze_Medium_Diverse_GRDense-v3), the 60 AntMaze ids (AntMaze_<map>[Dense]-v3, -v4
-and -v5, e.g. AntMaze_UMaze-v5), the 8 Fetch v4 ids, the 8 Adroit v1 ids and the
-Shadow Hand's 56 (hand_tasks.py).
+and -v5, e.g. AntMaze_UMaze-v5), the 8 Fetch v4 ids, the 8 Adroit v1 ids, the
+Shadow Hand's 56 (hand_tasks.py) and FrankaKitchen-v1 (kitchen_tasks.py).
 
 Each maze's model is written in memory from its map (``maze_model.py``; gymnasium-robotics
 writes it to a temporary file); ``maze_map`` takes a custom map, as gymnasium-robotics'
@@ -19,6 +19,7 @@ from typing import Any
 from envpool import mujoco_runtime, numpy_parity
 from envpool.families.robotics import maze_model
 from envpool.families.robotics.hand_tasks import hand_rows
+from envpool.families.robotics.kitchen_tasks import kitchen_rows
 from envpool.registry import OptionNote, register_family, task
 
 # PointMaze's walls (1) and cells; "g" goal, "r" start, "c" either, "0" free
@@ -357,6 +358,7 @@ def _ant_maze_rows() -> list[Any]:
 
 
 TABLE = _point_maze_rows() + _ant_maze_rows() + _fetch_rows() + _adroit_rows() + hand_rows()
+TABLE += kitchen_rows()
 register_family("robotics", TABLE)
 
 NUMPY_LOOPS: list[str] = []
@@ -368,6 +370,7 @@ _ENV_CLASSES = (
     *(f"Adroit{a}" for a in _ADROIT),
     "HandManipulate",
     "HandReach",
+    "FrankaKitchen",
 )
 
 
