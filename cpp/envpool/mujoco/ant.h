@@ -112,18 +112,7 @@ class Ant : public ForwardTask {
   // Every qpos and qvel finite, and the torso height within the range
   // (inclusive).
   bool IsHealthy() const {
-    for (double v : sim_.qpos()) {
-      if (!std::isfinite(v)) {
-        return false;
-      }
-    }
-    for (double v : sim_.qvel()) {
-      if (!std::isfinite(v)) {
-        return false;
-      }
-    }
-    const double z = sim_.qpos()[2];
-    return health_.z_range.first <= z && z <= health_.z_range.second;
+    return health_.FiniteWithin(sim_.qpos(), sim_.qvel());
   }
 
   double ClippedForce(double f) const {

@@ -6,10 +6,13 @@
 #ifndef ENVPOOL_MUJOCO_LOCOMOTION_H_
 #define ENVPOOL_MUJOCO_LOCOMOTION_H_
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -83,6 +86,16 @@ struct HealthOptions {
         z_range(RangeOption(config, "healthy_z_range")) {}
 
   double Reward(bool healthy) const { return healthy ? reward : 0.0; }
+
+  // The Ant's is_healthy (gymnasium's Ant, and AntMaze's): every qpos and
+  // qvel finite, the torso's height qpos[2] within z_range.
+  bool FiniteWithin(std::span<const double> qpos,
+                    std::span<const double> qvel) const {
+    const auto finite = [](double v) { return std::isfinite(v); };
+    return std::ranges::all_of(qpos, finite) &&
+           std::ranges::all_of(qvel, finite) && z_range.first <= qpos[2] &&
+           qpos[2] <= z_range.second;
+  }
   bool Terminated(bool healthy) const { return !healthy && terminate; }
 
   double reward;

@@ -96,15 +96,6 @@ class AdroitTask : public mujoco::MujocoTask {
     mj_rnePostConstraint(&m, &d);
   }
 
-  int Id(mjtObj type, const char* name) const {
-    const int id = mj_name2id(&sim_.model(), type, name);
-    if (id < 0) {
-      throw std::invalid_argument(std::string("the Adroit model has no ") +
-                                  mju_type2Str(type) + " '" + name + "'");
-    }
-    return id;
-  }
-
   Vec3 SitePos(int site) const {
     const double* p =
         sim_.data().site_xpos + 3 * static_cast<std::ptrdiff_t>(site);
@@ -152,8 +143,8 @@ class AdroitTask : public mujoco::MujocoTask {
   // gainprm[:3] = (gain, 0, 0), biasprm[:3] = (0, -gain, 0) for the
   // actuators from `first` to `last`.
   void SetServo(mjModel& m, const char* first, const char* last, double gain) {
-    const int from = Id(mjOBJ_ACTUATOR, first);
-    const int to = Id(mjOBJ_ACTUATOR, last);
+    const int from = sim_.Id(mjOBJ_ACTUATOR, first);
+    const int to = sim_.Id(mjOBJ_ACTUATOR, last);
     for (std::ptrdiff_t i = from; i <= to; ++i) {
       double* g = m.actuator_gainprm + i * mjNGAIN;
       double* b = m.actuator_biasprm + i * mjNBIAS;
@@ -180,10 +171,10 @@ class AdroitDoor : public AdroitTask {
       : AdroitTask(config),
         // gymnasium-robotics reads the hinge's qpos at its dof address
         hinge_(static_cast<std::size_t>(
-            sim_.model().jnt_dofadr[Id(mjOBJ_JOINT, "door_hinge")])),
-        grasp_(Id(mjOBJ_SITE, "S_grasp")),
-        handle_(Id(mjOBJ_SITE, "S_handle")),
-        door_(Id(mjOBJ_BODY, "frame")) {}
+            sim_.model().jnt_dofadr[sim_.Id(mjOBJ_JOINT, "door_hinge")])),
+        grasp_(sim_.Id(mjOBJ_SITE, "S_grasp")),
+        handle_(sim_.Id(mjOBJ_SITE, "S_handle")),
+        door_(sim_.Id(mjOBJ_BODY, "frame")) {}
 
   void Reset(Rng& /*rng*/, Output& out) {
     ResetData();
@@ -250,14 +241,14 @@ class AdroitHammer : public AdroitTask {
 
   explicit AdroitHammer(const Config& config)
       : AdroitTask(config),
-        target_(Id(mjOBJ_SITE, "S_target")),
-        grasp_(Id(mjOBJ_SITE, "S_grasp")),
-        object_(Id(mjOBJ_BODY, "Object")),
-        tool_(Id(mjOBJ_SITE, "tool")),
-        goal_(Id(mjOBJ_SITE, "nail_goal")),
-        board_(Id(mjOBJ_BODY, "nail_board")),
+        target_(sim_.Id(mjOBJ_SITE, "S_target")),
+        grasp_(sim_.Id(mjOBJ_SITE, "S_grasp")),
+        object_(sim_.Id(mjOBJ_BODY, "Object")),
+        tool_(sim_.Id(mjOBJ_SITE, "tool")),
+        goal_(sim_.Id(mjOBJ_SITE, "nail_goal")),
+        board_(sim_.Id(mjOBJ_BODY, "nail_board")),
         // gymnasium-robotics reads sensordata at the sensor's id
-        nail_sensor_(Id(mjOBJ_SENSOR, "S_nail")) {}
+        nail_sensor_(sim_.Id(mjOBJ_SENSOR, "S_nail")) {}
 
   void Reset(Rng& /*rng*/, Output& out) {
     ResetData();
@@ -330,13 +321,13 @@ class AdroitPen : public AdroitTask {
 
   explicit AdroitPen(const Config& config)
       : AdroitTask(config),
-        target_(Id(mjOBJ_BODY, "target")),
-        object_(Id(mjOBJ_BODY, "Object")),
-        eps_ball_(Id(mjOBJ_SITE, "eps_ball")),
-        object_top_(Id(mjOBJ_SITE, "object_top")),
-        object_bottom_(Id(mjOBJ_SITE, "object_bottom")),
-        target_top_(Id(mjOBJ_SITE, "target_top")),
-        target_bottom_(Id(mjOBJ_SITE, "target_bottom")) {}
+        target_(sim_.Id(mjOBJ_BODY, "target")),
+        object_(sim_.Id(mjOBJ_BODY, "Object")),
+        eps_ball_(sim_.Id(mjOBJ_SITE, "eps_ball")),
+        object_top_(sim_.Id(mjOBJ_SITE, "object_top")),
+        object_bottom_(sim_.Id(mjOBJ_SITE, "object_bottom")),
+        target_top_(sim_.Id(mjOBJ_SITE, "target_top")),
+        target_bottom_(sim_.Id(mjOBJ_SITE, "target_bottom")) {}
 
   void Reset(Rng& /*rng*/, Output& out) {
     ResetData();
@@ -424,9 +415,9 @@ class AdroitRelocate : public AdroitTask {
 
   explicit AdroitRelocate(const Config& config)
       : AdroitTask(config),
-        target_(Id(mjOBJ_SITE, "target")),
-        grasp_(Id(mjOBJ_SITE, "S_grasp")),
-        object_(Id(mjOBJ_BODY, "Object")) {}
+        target_(sim_.Id(mjOBJ_SITE, "target")),
+        grasp_(sim_.Id(mjOBJ_SITE, "S_grasp")),
+        object_(sim_.Id(mjOBJ_BODY, "Object")) {}
 
   void Reset(Rng& /*rng*/, Output& out) {
     ResetData();

@@ -200,18 +200,7 @@ class AntMaze : public mujoco::MujocoTask {
   static constexpr std::size_t Success() { return kV5Info.size(); }
 
   bool IsHealthy() const {
-    for (double v : sim_.qpos()) {
-      if (!std::isfinite(v)) {
-        return false;
-      }
-    }
-    for (double v : sim_.qvel()) {
-      if (!std::isfinite(v)) {
-        return false;
-      }
-    }
-    const double z = sim_.qpos()[2];
-    return health_.z_range.first <= z && z <= health_.z_range.second;
+    return health_.FiniteWithin(sim_.qpos(), sim_.qvel());
   }
 
   double ContactCost() const {

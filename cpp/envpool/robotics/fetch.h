@@ -80,8 +80,8 @@ class Fetch : public mujoco::MujocoTask {
         dense_(config.Get<std::string>("reward_type") == "dense"),
         n_substeps_(static_cast<int>(config.Get<std::int64_t>("frame_skip"))),
         dt_(static_cast<double>(n_substeps_) * sim_.model().opt.timestep),
-        grip_site_(Id(mjOBJ_SITE, "robot0:grip")),
-        object_site_(has_object_ ? Id(mjOBJ_SITE, "object0") : -1),
+        grip_site_(sim_.Id(mjOBJ_SITE, "robot0:grip")),
+        object_site_(has_object_ ? sim_.Id(mjOBJ_SITE, "object0") : -1),
         object_joint_(has_object_ ? QposAddress("object0:joint") : 0),
         l_finger_(QposAddress("robot0:l_gripper_finger_joint")),
         r_finger_(QposAddress("robot0:r_gripper_finger_joint")),
@@ -205,19 +205,11 @@ class Fetch : public mujoco::MujocoTask {
     return {values[0], values[1], values[2]};
   }
 
-  int Id(mjtObj type, const char* name) const {
-    const int id = mj_name2id(&sim_.model(), type, name);
-    if (id < 0) {
-      throw std::invalid_argument(std::string("the Fetch model has no ") +
-                                  mju_type2Str(type) + " '" + name + "'");
-    }
-    return id;
-  }
   int QposAddress(const char* joint) const {
-    return sim_.model().jnt_qposadr[Id(mjOBJ_JOINT, joint)];
+    return sim_.model().jnt_qposadr[sim_.Id(mjOBJ_JOINT, joint)];
   }
   int DofAddress(const char* joint) const {
-    return sim_.model().jnt_dofadr[Id(mjOBJ_JOINT, joint)];
+    return sim_.model().jnt_dofadr[sim_.Id(mjOBJ_JOINT, joint)];
   }
 
   // _env_setup: the initial joints, the welds reset, the gripper moved into
@@ -256,7 +248,8 @@ class Fetch : public mujoco::MujocoTask {
         d.site_xpos + 3 * static_cast<std::ptrdiff_t>(grip_site_);
     const Vec3 offset{-0.498, 0.005,
                       -0.431 + config.Get<double>("gripper_extra_height")};
-    const std::ptrdiff_t mocap = m.body_mocapid[Id(mjOBJ_BODY, "robot0:mocap")];
+    const std::ptrdiff_t mocap =
+        m.body_mocapid[sim_.Id(mjOBJ_BODY, "robot0:mocap")];
     for (std::size_t i = 0; i < 3; ++i) {
       d.mocap_pos[3 * mocap + static_cast<std::ptrdiff_t>(i)] =
           offset[i] + grip[i];

@@ -14,14 +14,20 @@ import numpy as np
 GOAL_RADIUS = 0.45  # gymnasium-robotics' maze success distance
 
 
-def _goals(achieved_goal: Any, desired_goal: Any) -> tuple[np.ndarray, np.ndarray]:
+def _sized_goals(
+    achieved_goal: Any, desired_goal: Any, size: int, what: str
+) -> tuple[np.ndarray, np.ndarray]:
     achieved, desired = np.asarray(achieved_goal), np.asarray(desired_goal)
-    if achieved.shape != desired.shape or achieved.ndim == 0 or achieved.shape[-1] != 2:
+    if achieved.shape != desired.shape or achieved.ndim == 0 or achieved.shape[-1] != size:
         raise ValueError(
-            "achieved_goal and desired_goal must have the same shape, with the goal's 2 "
-            f"coordinates (x, y) on the last axis; got {achieved.shape} and {desired.shape}"
+            f"achieved_goal and desired_goal must have the same shape, with the goal's {size} "
+            f"{what} on the last axis; got {achieved.shape} and {desired.shape}"
         )
     return achieved, desired
+
+
+def _goals(achieved_goal: Any, desired_goal: Any) -> tuple[np.ndarray, np.ndarray]:
+    return _sized_goals(achieved_goal, desired_goal, 2, "coordinates (x, y)")
 
 
 class MazeGoals:
@@ -56,18 +62,6 @@ class MazeGoals:
 
 def maze_goals(config: Mapping[str, Any]) -> MazeGoals:
     return MazeGoals(config)
-
-
-def _sized_goals(
-    achieved_goal: Any, desired_goal: Any, size: int, what: str
-) -> tuple[np.ndarray, np.ndarray]:
-    achieved, desired = np.asarray(achieved_goal), np.asarray(desired_goal)
-    if achieved.shape != desired.shape or achieved.ndim == 0 or achieved.shape[-1] != size:
-        raise ValueError(
-            f"achieved_goal and desired_goal must have the same shape, with the goal's {size} "
-            f"{what} on the last axis; got {achieved.shape} and {desired.shape}"
-        )
-    return achieved, desired
 
 
 class FetchGoals:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from envpool.families.robotics import maze_model
+from envpool.families.robotics.fixed_options import refuse_fixed
 from envpool.registry import OptionNote, TaskSpec, task
 
 # the ids' variants: (name, target_position, target_rotation) for each object
@@ -96,12 +97,11 @@ def _convert(
     fixed: tuple[str, ...], reach: bool = False
 ) -> Callable[[dict[str, Any]], dict[str, Any]]:
     def convert(options: dict[str, Any]) -> dict[str, Any]:
-        for name in (*_INTERNAL, *fixed):
-            if name in options:
-                raise ValueError(
-                    f"{name} is fixed by this Hand task (gymnasium-robotics' constructor "
-                    "sets it); leave it out"
-                )
+        refuse_fixed(
+            options,
+            (*_INTERNAL, *fixed),
+            "this Hand task (gymnasium-robotics' constructor sets it)",
+        )
         if options.pop("relative_control", False):
             raise ValueError(f"relative_control=True is not supported: {_BROKEN_GET_JOINT_QPOS}")
         if options.get("target_rotation") in ("ignore", "fixed"):

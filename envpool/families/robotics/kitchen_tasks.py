@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from envpool.families.robotics import maze_model
+from envpool.families.robotics.fixed_options import refuse_fixed
 from envpool.registry import OptionNote, TaskSpec, task
 
 # the seven tasks, in gymnasium-robotics' order (its default tasks_to_complete)
@@ -67,9 +68,7 @@ def _hook() -> dict[str, Any]:
 
 
 def _convert(options: dict[str, Any]) -> dict[str, Any]:
-    for name in _INTERNAL:
-        if name in options:
-            raise ValueError(f"{name} is fixed by FrankaKitchen-v1; leave it out")
+    refuse_fixed(options, _INTERNAL, "FrankaKitchen-v1")
     if "tasks_to_complete" in options:
         tasks = options["tasks_to_complete"]
         if isinstance(tasks, str) or not all(isinstance(t, str) for t in tasks):

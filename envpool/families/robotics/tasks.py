@@ -18,6 +18,7 @@ from typing import Any
 
 from envpool import mujoco_runtime, numpy_parity
 from envpool.families.robotics import maze_model
+from envpool.families.robotics.fixed_options import refuse_fixed
 from envpool.families.robotics.hand_tasks import hand_rows
 from envpool.families.robotics.kitchen_tasks import kitchen_rows
 from envpool.registry import OptionNote, register_family, task
@@ -74,18 +75,10 @@ def _point_maze_model(layout: list[list[Any]]) -> dict[str, Any]:
     return {**built, "camera_distance": 12.5 if len(layout) > 8 else 8.8}
 
 
-def _refuse_internal(options: dict[str, Any], task_name: str, names: tuple[str, ...]) -> None:
-    for name in names:
-        if name in options:
-            raise ValueError(
-                f"{name} is fixed by {task_name} (or written from maze_map); leave it out"
-            )
-
-
 def _options(options: dict[str, Any]) -> dict[str, Any]:
     """A user's ``maze_map`` as the model and cells it makes; the model's own options
     refused (PointMaze fixes them)."""
-    _refuse_internal(options, "PointMaze", _INTERNAL)
+    refuse_fixed(options, _INTERNAL, "PointMaze (or written from maze_map)")
     if "maze_map" in options:
         built = _point_maze_model(options.pop("maze_map"))
         options.update({k: v for k, v in built.items() if k not in options})
@@ -133,7 +126,9 @@ def _ant_options(version: str, default_map: str) -> Callable[[dict[str, Any]], d
         other = (*other, "reset_target")  # maze.py has none: v3 moves reached goals
 
     def convert(options: dict[str, Any]) -> dict[str, Any]:
-        _refuse_internal(options, "AntMaze", (*_INTERNAL, "version", "assets_dir"))
+        refuse_fixed(
+            options, (*_INTERNAL, "version", "assets_dir"), "AntMaze (or written from maze_map)"
+        )
         for name in other:
             if name in options:
                 raise ValueError(
@@ -230,9 +225,7 @@ _FETCH_FIXED = (*next(iter(_FETCH.values())), "distance_threshold", "frame_skip"
 def _fetch_options(options: dict[str, Any]) -> dict[str, Any]:
     """Fetch's settings are the task's (gymnasium-robotics' constructors take only
     reward_type and the renderer's options)."""
-    for name in _FETCH_FIXED:
-        if name in options:
-            raise ValueError(f"{name} is fixed by the Fetch task; leave it out")
+    refuse_fixed(options, _FETCH_FIXED, "the Fetch task")
     return options
 
 
@@ -277,9 +270,7 @@ _ADROIT = ("Door", "Hammer", "Pen", "Relocate")
 def _adroit_options(options: dict[str, Any]) -> dict[str, Any]:
     """Adroit's model and physics are the task's (its constructors take reward_type and
     the renderer's options)."""
-    for name in ("model_file", "frame_skip", "assets_dir"):
-        if name in options:
-            raise ValueError(f"{name} is fixed by the Adroit task; leave it out")
+    refuse_fixed(options, ("model_file", "frame_skip", "assets_dir"), "the Adroit task")
     return options
 
 
