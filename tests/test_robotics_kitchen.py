@@ -85,3 +85,34 @@ def test_render_matches_gymnasium_robotics(tmp_path: Any) -> None:
     -35, its look-at point)."""
     ours, theirs = render_both("FrankaKitchen-v1", tmp_path)
     np.testing.assert_array_equal(ours, theirs)
+
+
+def test_compute_reward_is_gymnasium_robotics() -> None:
+    """On goal dicts near and far from the goals, the count of tasks within 0.3 equals
+    gymnasium-robotics' (right after a reset, when every task remains); with a pool's
+    info, done tasks no longer count; batches give one count per row."""
+    tasks = ["microwave", "kettle", "light switch"]
+    env = envpool.make("FrankaKitchen-v1", num_envs=1, tasks_to_complete=tasks)
+    ref = reference("FrankaKitchen-v1", tasks_to_complete=tasks).unwrapped
+    ref.reset(seed=0)
+    rng = np.random.default_rng(0)
+    goal = {t: np.asarray(ref.goal[t]) for t in tasks}
+    rows = []
+    for _ in range(40):
+        achieved = {t: goal[t] + rng.normal(0, 0.25, goal[t].shape) for t in tasks}
+        ours = env.compute_reward(achieved, goal, {})
+        assert ours == ref.compute_reward(achieved, goal, {})
+        rows.append(achieved)
+    assert len({env.compute_reward(a, goal, {}) for a in rows}) >= 3  # near and far
+    batch = {t: np.stack([a[t] for a in rows]) for t in tasks}
+    batch_goal = {t: np.broadcast_to(goal[t], batch[t].shape) for t in tasks}
+    counts = env.compute_reward(batch, batch_goal, {})
+    np.testing.assert_array_equal(counts, [env.compute_reward(a, goal, {}) for a in rows])
+    done = np.ones((len(rows), len(KITCHEN_TASKS)), dtype=bool)
+    done[:, KITCHEN_TASKS.index("kettle")] = False
+    without_kettle = env.compute_reward(batch, batch_goal, {"tasks_to_complete": done})
+    kettle = [np.linalg.norm(a["kettle"] - goal["kettle"]) < 0.3 for a in rows]
+    np.testing.assert_array_equal(without_kettle, counts - np.asarray(kettle))
+    with pytest.raises(ValueError, match="task 'kettle'"):
+        env.compute_reward({"microwave": goal["microwave"]}, goal, {})
+    env.close()

@@ -203,3 +203,62 @@ class HandGoals:
 
 def hand_goals(config: Mapping[str, Any]) -> HandGoals:
     return HandGoals(config)
+
+
+class KitchenGoals:
+    """The goal functions of FrankaKitchen: goals are dicts of task name to joint
+    positions; the reward counts the tasks within 0.3 of their goal (the norm over the
+    task's joints). gymnasium-robotics counts the tasks still to complete; given a pool's
+    ``info`` (its ``tasks_to_complete`` booleans, one per task in the fixed order), so
+    does this, otherwise every task of the goal counts. Batches (arrays with a leading
+    batch axis under each task) give one count per row."""
+
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        from envpool.families.robotics.kitchen_tasks import KITCHEN_TASKS
+
+        self.tasks = [t for t in str(config["tasks_to_complete"]).split(",") if t]
+        self.order = KITCHEN_TASKS
+
+    def _task_goals(self, achieved_goal: Any, desired_goal: Any) -> list[tuple[Any, Any]]:
+        if not isinstance(achieved_goal, Mapping) or not isinstance(desired_goal, Mapping):
+            raise ValueError(
+                "achieved_goal and desired_goal must be dicts of task name to joint "
+                f"positions (FrankaKitchen's nested goals), with the tasks {self.tasks}"
+            )
+        pairs = []
+        for task in self.tasks:
+            if task not in achieved_goal or task not in desired_goal:
+                raise ValueError(f"achieved_goal and desired_goal need the task {task!r}")
+            a, d = np.asarray(achieved_goal[task]), np.asarray(desired_goal[task])
+            if a.shape != d.shape or a.ndim == 0:
+                raise ValueError(
+                    f"achieved_goal[{task!r}] and desired_goal[{task!r}] must have the same "
+                    f"shape; got {a.shape} and {d.shape}"
+                )
+            pairs.append((a, d))
+        return pairs
+
+    def compute_reward(self, achieved_goal: Any, desired_goal: Any, info: Any) -> Any:
+        pairs = self._task_goals(achieved_goal, desired_goal)
+        remaining = info.get("tasks_to_complete") if isinstance(info, Mapping) else None
+        total: Any = 0.0
+        for task, (a, d) in zip(self.tasks, pairs, strict=True):
+            # one pair: np.linalg.norm of the difference, as gymnasium-robotics takes it
+            distance = np.linalg.norm(a - d) if a.ndim == 1 else np.linalg.norm(a - d, axis=-1)
+            complete = distance < 0.3
+            if remaining is not None:
+                complete = complete & np.asarray(remaining)[..., self.order.index(task)]
+            total = total + complete
+        return float(total) if np.ndim(total) == 0 else np.asarray(total, dtype=np.float64)
+
+    def compute_terminated(self, achieved_goal: Any, desired_goal: Any, info: Any) -> bool:
+        self._task_goals(achieved_goal, desired_goal)
+        return False
+
+    def compute_truncated(self, achieved_goal: Any, desired_goal: Any, info: Any) -> bool:
+        self._task_goals(achieved_goal, desired_goal)
+        return False
+
+
+def kitchen_goals(config: Mapping[str, Any]) -> KitchenGoals:
+    return KitchenGoals(config)

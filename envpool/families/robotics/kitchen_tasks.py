@@ -106,6 +106,7 @@ def kitchen_rows() -> list[TaskSpec]:
             convert_options=_convert,
             option_notes=_NOTES,
             render_fps=12,
+            goal_api="envpool.families.robotics.goals:kitchen_goals",
             init_qpos=list(_INIT_QPOS),
             tasks_to_complete=",".join(KITCHEN_TASKS),
         )
