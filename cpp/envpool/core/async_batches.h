@@ -8,6 +8,7 @@
 #ifndef ENVPOOL_CORE_ASYNC_BATCHES_H_
 #define ENVPOOL_CORE_ASYNC_BATCHES_H_
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -27,13 +28,17 @@ namespace envpool {
 class AsyncBatches {
  public:
   // `caller_spins`: the caller spins for a while before it sleeps on a
-  // batch (kRecvSpin); only where a CPU is left over for it, since its spin
-  // would otherwise take a worker's time.
+  // batch; only where a CPU is left over for it, since its spin would
+  // otherwise take a worker's time. It spins for about twice its recent
+  // waits (within kMinSpin and kMaxSpin): a caller that slept would have to
+  // be woken by the worker that fills the batch, a futex wake-up of a few
+  // microseconds on that worker's time for every batch (13% of a 50 us step
+  // at one thread, bench_engine.py).
   AsyncBatches(const EnvSpec& spec, std::size_t num_envs,
                std::size_t batch_size, bool final_fields, int memory_node,
                bool caller_spins = true)
       : batch_size_(batch_size),
-        recv_spin_(caller_spins ? kRecvSpin : std::chrono::microseconds(0)),
+        caller_spins_(caller_spins),
         buffers_(std::make_shared<BufferPool>(spec, batch_size, final_fields,
                                               memory_node)),
         queue_(num_envs),
@@ -87,12 +92,17 @@ class AsyncBatches {
   // enough envs are in flight.
   Batch Next(const InterruptCheck& interrupt) {
     RingEntry& entry = ring_[next_recv_ % ring_size_];
-    WaitInterruptibly(
-        waiter_,
-        [&] {
-          return entry.written.load(std::memory_order_acquire) == batch_size_;
-        },
-        interrupt, recv_spin_);
+    const auto full = [&] {
+      return entry.written.load(std::memory_order_acquire) == batch_size_;
+    };
+    if (!full()) {
+      const auto start = Waiter::Clock::now();
+      WaitInterruptibly(waiter_, full, interrupt, RecvSpin());
+      // a moving average of the waits, an eighth of the newest each time
+      const auto waited = std::chrono::duration_cast<std::chrono::nanoseconds>(
+          Waiter::Clock::now() - start);
+      typical_wait_ += (waited - typical_wait_) / 8;
+    }
     Batch batch{std::move(entry.buffer), batch_size_, buffers_};
     entry.buffer = buffers_->Acquire();
     entry.written.store(0, std::memory_order_relaxed);
@@ -112,7 +122,7 @@ class AsyncBatches {
     WaitInterruptibly(
         waiter_,
         [&] { return completed_.load(std::memory_order_seq_cst) == sent_; },
-        interrupt, recv_spin_);
+        interrupt, caller_spins_ ? kMinSpin : std::chrono::nanoseconds(0));
     for (std::size_t i = 0; i < ring_size_; ++i) {
       ring_[i].written.store(0, std::memory_order_relaxed);
     }
@@ -126,7 +136,15 @@ class AsyncBatches {
   void Stop() { stop_.store(true, std::memory_order_seq_cst); }
 
  private:
-  static constexpr auto kRecvSpin = std::chrono::microseconds(20);
+  static constexpr std::chrono::nanoseconds kMinSpin{20'000};
+  static constexpr std::chrono::nanoseconds kMaxSpin{1'000'000};
+
+  std::chrono::nanoseconds RecvSpin() const {
+    if (!caller_spins_) {
+      return std::chrono::nanoseconds(0);
+    }
+    return std::clamp(2 * typical_wait_, kMinSpin, kMaxSpin);
+  }
 
   struct RingEntry {
     std::unique_ptr<BatchBuffer> buffer;
@@ -157,7 +175,8 @@ class AsyncBatches {
   };
 
   std::size_t batch_size_;
-  std::chrono::microseconds recv_spin_;
+  bool caller_spins_;
+  std::chrono::nanoseconds typical_wait_{0};
   std::shared_ptr<BufferPool> buffers_;
   TaskQueue queue_;
   std::size_t ring_size_;
