@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import warnings
 from typing import Any
 
@@ -36,9 +37,26 @@ def reference(task: str, **options: Any) -> Any:
     from envpool.bench import robotics_peer
 
     robotics_peer.register()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return gymnasium.make(task, **options)
+    # maze.py (the v3 mazes) writes its model to the fixed path
+    # <tempfile.gettempdir()>/ant_maze.xml: tests in parallel processes would load each
+    # other's mazes. Each process gets its own temporary folder while it makes one.
+    saved = tempfile.tempdir
+    tempfile.tempdir = _own_temp_dir()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return gymnasium.make(task, **options)
+    finally:
+        tempfile.tempdir = saved
+
+
+_TEMP_DIRS: dict[int, str] = {}
+
+
+def _own_temp_dir() -> str:
+    if os.getpid() not in _TEMP_DIRS:
+        _TEMP_DIRS[os.getpid()] = tempfile.mkdtemp(prefix="gymnasium-robotics-reference-")
+    return _TEMP_DIRS[os.getpid()]
 
 
 def _same_obs(obs: Any, i: int, r_obs: Any, where: str) -> None:
