@@ -29,6 +29,7 @@
 #include "envpool/numpy/linalg.h"
 #include "envpool/numpy/random.h"
 #include "envpool/numpy/sum.h"
+#include "envpool/robotics/robot_model.h"
 #include "envpool/robotics/rotations.h"
 
 namespace envpool::robotics {
@@ -120,13 +121,7 @@ class AdroitTask : public mujoco::MujocoTask {
 
  private:
   static std::shared_ptr<const mjModel> Model(const Config& config) {
-    const auto path = config.Get<std::string>("model_file");
-    if (path.empty()) {
-      throw std::invalid_argument(
-          "option 'model_file' is empty: the Adroit task's model in "
-          "gymnasium-robotics' assets");
-    }
-    return mujoco_runtime::LoadModel(path);
+    return LoadModelFile(config, "the Adroit task's model");
   }
 
   static bool IsSparse(std::string type) {

@@ -30,6 +30,7 @@
 #include "envpool/numpy/linalg.h"
 #include "envpool/numpy/random.h"
 #include "envpool/numpy/ufuncs.h"
+#include "envpool/robotics/robot_model.h"
 #include "envpool/robotics/rotations.h"
 
 namespace envpool::robotics {
@@ -187,13 +188,7 @@ class Fetch : public mujoco::MujocoTask {
 
  private:
   static std::shared_ptr<const mjModel> Model(const Config& config) {
-    const auto path = config.Get<std::string>("model_file");
-    if (path.empty()) {
-      throw std::invalid_argument(
-          "option 'model_file' is empty: the Fetch task's model in "
-          "gymnasium-robotics' assets");
-    }
-    return mujoco_runtime::LoadModel(path);
+    return LoadModelFile(config, "the Fetch task's model");
   }
 
   static Vec3 Triple(const Config& config, const char* name) {

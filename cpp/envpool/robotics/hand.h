@@ -38,6 +38,7 @@
 #include "envpool/numpy/random.h"
 #include "envpool/numpy/sum.h"
 #include "envpool/numpy/ufuncs.h"
+#include "envpool/robotics/robot_model.h"
 #include "envpool/robotics/rotations.h"
 
 namespace envpool::robotics {
@@ -72,12 +73,9 @@ class HandTask : public mujoco::MujocoTask {
         distance_threshold_(config.Get<double>("distance_threshold")),
         n_substeps_(static_cast<int>(config.Get<std::int64_t>("frame_skip"))) {
     const mjModel& m = sim_.model();
-    for (int j = 0; j < m.njnt; ++j) {
-      if (std::string_view(mj_id2name(&m, mjOBJ_JOINT, j))
-              .starts_with("robot")) {
-        robot_qpos_.push_back(m.jnt_qposadr[j]);
-        robot_dofs_.push_back(m.jnt_dofadr[j]);
-      }
+    for (int j : RobotJoints(m)) {
+      robot_qpos_.push_back(m.jnt_qposadr[j]);
+      robot_dofs_.push_back(m.jnt_dofadr[j]);
     }
     for (int i = 0; i < m.nu; ++i) {
       const double low =
@@ -94,13 +92,7 @@ class HandTask : public mujoco::MujocoTask {
   static Vec3 Triple(const double* p) { return {p[0], p[1], p[2]}; }
 
   static std::shared_ptr<const mjModel> Model(const Config& config) {
-    const auto path = config.Get<std::string>("model_file");
-    if (path.empty()) {
-      throw std::invalid_argument(
-          "option 'model_file' is empty: the Hand task's model in "
-          "gymnasium-robotics' assets");
-    }
-    return mujoco_runtime::LoadModel(path);
+    return LoadModelFile(config, "the Hand task's model");
   }
 
   // _env_setup's set_joint_qpos for each (name, value) of initial_qpos, and
@@ -229,13 +221,9 @@ class HandManipulate : public HandTask {
   static EnvSpec Spec(const Config& config) {
     const auto model = Model(config);
     const bool touch = !config.Get<std::string>("touch_get_obs").empty();
-    std::int64_t size = 6 + 7;
-    for (int j = 0; j < model->njnt; ++j) {
-      if (std::string_view(mj_id2name(model.get(), mjOBJ_JOINT, j))
-              .starts_with("robot")) {
-        size += 2;
-      }
-    }
+    // the robot joints' qpos and qvel, then the task's own values
+    std::int64_t size =
+        6 + 7 + 2 * static_cast<std::int64_t>(RobotJoints(*model).size());
     if (touch) {
       size += static_cast<std::int64_t>(TouchSensors(*model).size());
     }
@@ -559,13 +547,9 @@ class HandReach : public HandTask {
 
   static EnvSpec Spec(const Config& config) {
     const auto model = Model(config);
-    std::int64_t size = 15;
-    for (int j = 0; j < model->njnt; ++j) {
-      if (std::string_view(mj_id2name(model.get(), mjOBJ_JOINT, j))
-              .starts_with("robot")) {
-        size += 2;
-      }
-    }
+    // the robot joints' qpos and qvel, then the task's own values
+    std::int64_t size =
+        15 + 2 * static_cast<std::int64_t>(RobotJoints(*model).size());
     return {
         MakeDict("obs",
                  {MakeArray<double>("achieved_goal", {15}, {-kInf}, {kInf}),

@@ -33,6 +33,7 @@
 #include "envpool/mujoco/mujoco_sim.h"
 #include "envpool/numpy/linalg.h"
 #include "envpool/numpy/random.h"
+#include "envpool/robotics/robot_model.h"
 
 namespace envpool::robotics {
 
@@ -120,12 +121,9 @@ class FrankaKitchen : public mujoco::MujocoTask {
         pos_noise_amp_(Sized(config, "pos_noise_amp", sim_.nv())),
         vel_noise_amp_(Sized(config, "vel_noise_amp", sim_.nv())) {
     const mjModel& m = sim_.model();
-    for (int j = 0; j < m.njnt; ++j) {
-      if (std::string_view(mj_id2name(&m, mjOBJ_JOINT, j))
-              .starts_with("robot")) {
-        robot_qpos_.push_back(m.jnt_qposadr[j]);
-        robot_dofs_.push_back(m.jnt_dofadr[j]);
-      }
+    for (int j : RobotJoints(m)) {
+      robot_qpos_.push_back(m.jnt_qposadr[j]);
+      robot_dofs_.push_back(m.jnt_dofadr[j]);
     }
     if (robot_qpos_.size() != kArm || m.nu != kArm || m.nq <= kArm ||
         m.nv <= kArm) {
@@ -202,13 +200,7 @@ class FrankaKitchen : public mujoco::MujocoTask {
   static constexpr std::size_t kArm = 9;
 
   static std::shared_ptr<const mjModel> Model(const Config& config) {
-    const auto path = config.Get<std::string>("model_file");
-    if (path.empty()) {
-      throw std::invalid_argument(
-          "option 'model_file' is empty: the Kitchen model in "
-          "gymnasium-robotics' assets");
-    }
-    return mujoco_runtime::LoadModel(path);
+    return LoadModelFile(config, "the Kitchen model");
   }
 
   // The goal's tasks, in the order given (each once).
